@@ -1,0 +1,129 @@
+/**
+ * Tool definitions: the one-read, frozen snapshot that `defineTool` returns and
+ * that `ToolRegistry` stores.
+ */
+
+import { contractError } from "./errors.ts";
+import { apply, freeze, isProxy, NativeWeakSet, weakSetAdd, weakSetHas } from "./intrinsics.ts";
+import { isNonBlankString, type OwnField, readOwnField } from "./messages.ts";
+import type { CourseTool, CourseToolExecutionContext, CourseToolValidation } from "./protocol.ts";
+
+/**
+ * A Tool definition after `defineTool`: frozen, its functions stable wrappers
+ * around the originals captured at definition time.
+ */
+export type RegisteredCourseTool<Input = unknown, Output = unknown> = CourseTool<Input, Output>;
+
+/**
+ * Any Tool definition, whatever its input and output types; what the registry
+ * accepts. (`CourseTool<unknown>` would not do: a Tool is invariant in `Input`.)
+ */
+export type AnyCourseTool = {
+  readonly name: string;
+  readonly description: string;
+  readonly validate: (input: unknown) => CourseToolValidation<unknown>;
+  readonly execute: (input: never, context: CourseToolExecutionContext) => Promise<unknown>;
+};
+
+/** Snapshots this module made; registering one again reuses it as it is. */
+const snapshots = new NativeWeakSet<object>();
+
+/** True when `value` is a frozen definition snapshot made by `defineTool`. */
+export function isDefinitionSnapshot(value: unknown): value is RegisteredCourseTool {
+  return weakSetHas(snapshots, value);
+}
+
+function readField(definition: object, key: string, label: string): unknown {
+  let field: OwnField;
+  try {
+    field = readOwnField(definition, key);
+  } catch (thrown) {
+    // A user's throw is never rethrown as it is, even a genuine ToolContractError.
+    throw contractError("INVALID_TOOL_DEFINITION", `${label} field "${key}" threw when read`, {
+      cause: thrown,
+    });
+  }
+  if (!field.found) {
+    throw contractError(
+      "INVALID_TOOL_DEFINITION",
+      `${label} must have "${key}" as an own field (inherited fields are not read)`,
+    );
+  }
+  return field.value;
+}
+
+function requireFunction(
+  value: unknown,
+  key: string,
+  label: string,
+): (...args: never[]) => unknown {
+  if (typeof value !== "function") {
+    throw contractError("INVALID_TOOL_DEFINITION", `${label} field "${key}" must be a function`);
+  }
+  if (isProxy(value)) {
+    throw contractError("INVALID_TOOL_DEFINITION", `${label} field "${key}" must not be a Proxy`);
+  }
+  return value as (...args: never[]) => unknown;
+}
+
+/**
+ * Reads the four own fields of a definition once each, in the order name,
+ * description, validate, execute, and returns a frozen copy whose functions
+ * call the captured originals with `this` undefined.
+ */
+export function snapshotDefinition(definition: unknown, label: string): RegisteredCourseTool {
+  if (isDefinitionSnapshot(definition)) return definition;
+  if (typeof definition !== "object" || definition === null) {
+    throw contractError("INVALID_TOOL_DEFINITION", `${label} must be an object`);
+  }
+  if (isProxy(definition)) {
+    throw contractError("INVALID_TOOL_DEFINITION", `${label} must not be a Proxy`);
+  }
+  const name = readField(definition, "name", label);
+  if (!isNonBlankString(name)) {
+    throw contractError("INVALID_TOOL_DEFINITION", `${label} name must be a non-blank string`);
+  }
+  const description = readField(definition, "description", label);
+  if (!isNonBlankString(description)) {
+    throw contractError(
+      "INVALID_TOOL_DEFINITION",
+      `${label} description must be a non-blank string`,
+    );
+  }
+  const validate = requireFunction(readField(definition, "validate", label), "validate", label);
+  const execute = requireFunction(readField(definition, "execute", label), "execute", label);
+  const snapshot: RegisteredCourseTool = freeze({
+    name,
+    description,
+    validate: (input: unknown) =>
+      apply(validate, undefined, [input]) as CourseToolValidation<unknown>,
+    execute: (input: unknown, context: CourseToolExecutionContext) =>
+      apply(execute, undefined, [input, context]) as Promise<unknown>,
+  });
+  weakSetAdd(snapshots, snapshot);
+  return snapshot;
+}
+
+/**
+ * Snapshots a Tool definition: four own fields read once each, functions
+ * wrapped, the result frozen. Later changes to `definition` change nothing.
+ * Throws ToolContractError INVALID_TOOL_DEFINITION for an inherited or missing
+ * field, a getter that throws, a blank name or description, or a validator or
+ * executor that is not a function.
+ *
+ * @example
+ * const echo = defineTool({
+ *   name: "echo",
+ *   description: "Repeat the text.",
+ *   validate: (input) =>
+ *     typeof input === "object" && input !== null && typeof (input as { text?: unknown }).text === "string"
+ *       ? { ok: true, value: input as { text: string } }
+ *       : { ok: false, error: "text must be a string" },
+ *   execute: async ({ text }) => ({ text }),
+ * });
+ */
+export function defineTool<Input, Output>(
+  definition: CourseTool<Input, Output>,
+): RegisteredCourseTool<Input, Output> {
+  return snapshotDefinition(definition, "Tool definition") as RegisteredCourseTool<Input, Output>;
+}

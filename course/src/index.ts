@@ -1,0 +1,47 @@
+/**
+ * The course's public surface for checkpoint 06: protocol types, message
+ * builders and the Tool module.
+ */
+
+export {
+  COURSE_TOOL_ARGUMENTS_MAX_DEPTH,
+  snapshotJsonObject,
+  snapshotToolCall,
+  toolErrorResult,
+  toolResultMessage,
+} from "./messages.ts";
+export type {
+  CourseJsonArray,
+  CourseJsonObject,
+  CourseJsonPrimitive,
+  CourseJsonValue,
+  CourseMessageId,
+  CourseTool,
+  CourseToolCall,
+  CourseToolCallId,
+  CourseToolExecutionContext,
+  CourseToolResultMessage,
+  CourseToolValidation,
+} from "./protocol.ts";
+export type { SerializedOutput } from "./serializer.ts";
+export { serializeToolOutput } from "./serializer.ts";
+export type {
+  AnyCourseTool,
+  RegisteredCourseTool,
+  ToolContractErrorCode,
+  ToolResultErrorCode,
+} from "./tool.ts";
+export {
+  COURSE_TOOL_OUTPUT_CAP_CHARACTERS,
+  COURSE_TOOL_SERIALIZATION_MAX_BIGINT_BITS,
+  COURSE_TOOL_SERIALIZATION_MAX_COLLECTION_ENTRIES,
+  COURSE_TOOL_SERIALIZATION_MAX_DEPTH,
+  COURSE_TOOL_SERIALIZATION_MAX_NODES,
+  COURSE_TOOL_SERIALIZATION_MAX_STRING_CHARACTERS,
+  COURSE_TOOL_TRUNCATION_MARKER,
+  defineTool,
+  executeToolCall,
+  NonRecoverableToolError,
+  ToolContractError,
+  ToolRegistry,
+} from "./tool.ts";

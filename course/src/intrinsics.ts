@@ -1,0 +1,291 @@
+/**
+ * Built-ins the Tool boundary relies on, captured once when the module loads.
+ *
+ * Why: a Tool, a validator or any code in the same process can patch globals
+ * (`Promise.prototype.then`, `Reflect.apply`, `Map.prototype.set`) or override
+ * instance methods (`signal.addEventListener`) after we load. Every defence in
+ * this folder calls the copies below, never the live globals.
+ */
+
+type AnyFunction = (...args: never[]) => unknown;
+
+const ReflectApply = Reflect.apply;
+const ReflectGetOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
+const ReflectGetPrototypeOf = Reflect.getPrototypeOf;
+const ReflectDefineProperty = Reflect.defineProperty;
+const ReflectGet = Reflect.get;
+
+/** Turns `proto.method` into `method(receiver, ...args)` bound to the captured original. */
+function uncurryThis<This, Args extends unknown[], Result>(
+  method: (this: This, ...args: Args) => Result,
+): (receiver: This, ...args: Args) => Result {
+  return (receiver, ...args) => ReflectApply(method, receiver, args) as Result;
+}
+
+function getterOf<This, Value>(proto: object, key: PropertyKey): (receiver: This) => Value {
+  const descriptor = ReflectGetOwnPropertyDescriptor(proto, key);
+  const get = descriptor?.get;
+  if (typeof get !== "function") {
+    throw new TypeError(`toolbound: the runtime lacks the ${String(key)} getter it needs`);
+  }
+  return (receiver) => ReflectApply(get, receiver, []) as Value;
+}
+
+export const apply = ReflectApply;
+export const getOwnPropertyDescriptor = ReflectGetOwnPropertyDescriptor;
+export const getPrototypeOf = ReflectGetPrototypeOf;
+export const defineProperty = ReflectDefineProperty;
+export const reflectGet = ReflectGet;
+const freeze = Object.freeze;
+
+export { freeze };
+export const isFrozen = Object.isFrozen;
+export const isArray = Array.isArray;
+export const hasOwn: (target: object, key: PropertyKey) => boolean = uncurryThis(
+  Object.prototype.hasOwnProperty as (this: object, key: PropertyKey) => boolean,
+);
+export const ObjectPrototype: object = Object.prototype;
+export const ArrayPrototype: object = Array.prototype;
+export const FunctionPrototype: object = Function.prototype;
+export const NativeTypeError = TypeError;
+export const NativeRangeError = RangeError;
+export const NativeError = Error;
+
+export const NativePromise = Promise;
+export const promiseThen = uncurryThis(Promise.prototype.then) as <T>(
+  promise: Promise<T>,
+  onFulfilled: (value: T) => void,
+  onRejected: (reason: unknown) => void,
+) => Promise<void>;
+
+export const NativeMap = Map;
+export const mapGet = uncurryThis(Map.prototype.get) as <K, V>(
+  map: Map<K, V>,
+  key: K,
+) => V | undefined;
+export const mapSet = uncurryThis(Map.prototype.set) as <K, V>(
+  map: Map<K, V>,
+  key: K,
+  value: V,
+) => Map<K, V>;
+export const mapHas = uncurryThis(Map.prototype.has) as <K, V>(map: Map<K, V>, key: K) => boolean;
+export const mapKeys = uncurryThis(Map.prototype.keys) as <K, V>(
+  map: Map<K, V>,
+) => IterableIterator<K>;
+export const mapValues = uncurryThis(Map.prototype.values) as <K, V>(
+  map: Map<K, V>,
+) => IterableIterator<V>;
+export const mapSize = getterOf<Map<unknown, unknown>, number>(Map.prototype, "size");
+export const mapIteratorNext = uncurryThis(
+  (ReflectGetPrototypeOf(new Map().keys()) as { next: AnyFunction }).next,
+) as <T>(iterator: IterableIterator<T>) => IteratorResult<T>;
+
+export const NativeSet = Set;
+export const setAdd = uncurryThis(Set.prototype.add) as <T>(set: Set<T>, value: T) => Set<T>;
+export const setHas = uncurryThis(Set.prototype.has) as <T>(set: Set<T>, value: T) => boolean;
+export const setDelete = uncurryThis(Set.prototype.delete) as <T>(set: Set<T>, value: T) => boolean;
+export const setSize = getterOf<Set<unknown>, number>(Set.prototype, "size");
+export const setValues = uncurryThis(Set.prototype.values) as <T>(
+  set: Set<T>,
+) => IterableIterator<T>;
+export const setIteratorNext = uncurryThis(
+  (ReflectGetPrototypeOf(new Set().values()) as { next: AnyFunction }).next,
+) as <T>(iterator: IterableIterator<T>) => IteratorResult<T>;
+
+export const NativeWeakMap = WeakMap;
+export const weakMapGet = uncurryThis(WeakMap.prototype.get) as <K extends WeakKey, V>(
+  map: WeakMap<K, V>,
+  key: K,
+) => V | undefined;
+export const weakMapSet = uncurryThis(WeakMap.prototype.set) as <K extends WeakKey, V>(
+  map: WeakMap<K, V>,
+  key: K,
+  value: V,
+) => WeakMap<K, V>;
+export const weakMapDelete = uncurryThis(WeakMap.prototype.delete) as <K extends WeakKey, V>(
+  map: WeakMap<K, V>,
+  key: K,
+) => boolean;
+
+export const NativeWeakSet = WeakSet;
+export const weakSetAdd = uncurryThis(WeakSet.prototype.add) as <T extends WeakKey>(
+  set: WeakSet<T>,
+  value: T,
+) => WeakSet<T>;
+export const weakSetHas = uncurryThis(WeakSet.prototype.has) as <T extends WeakKey>(
+  set: WeakSet<T>,
+  value: unknown,
+) => boolean;
+
+export const arraySort = uncurryThis(Array.prototype.sort) as <T>(
+  array: T[],
+  compare: (left: T, right: T) => number,
+) => T[];
+export const arrayJoin = uncurryThis(Array.prototype.join) as (
+  array: unknown[],
+  separator: string,
+) => string;
+export const stringCharCodeAt = uncurryThis(String.prototype.charCodeAt);
+export const stringSlice = uncurryThis(String.prototype.slice);
+export const stringTrim = uncurryThis(String.prototype.trim);
+const regExpExec = RegExp.prototype.exec;
+const regExpTestMethod = RegExp.prototype.test;
+
+/**
+ * A frozen RegExp whose `exec` is an own copy of the original: `test` looks
+ * `exec` up on the receiver, so a patched `RegExp.prototype.exec` would
+ * otherwise decide what our escaping considers safe.
+ */
+export function sealedRegExp(pattern: RegExp): RegExp {
+  ReflectDefineProperty(pattern, "exec", { value: regExpExec });
+  return freeze(pattern);
+}
+
+export const regExpTest = (pattern: RegExp, text: string): boolean =>
+  ReflectApply(regExpTestMethod, pattern, [text]) as boolean;
+export const numberIsFinite = Number.isFinite;
+export const numberIsInteger = Number.isSafeInteger;
+export const numberToString = (value: number): string => `${value}`;
+
+/** AbortSignal's own `aborted` and `reason`, read through the prototype getters. */
+export const signalAborted = getterOf<AbortSignal, boolean>(AbortSignal.prototype, "aborted");
+export const signalReason = getterOf<AbortSignal, unknown>(AbortSignal.prototype, "reason");
+export const addEventListener = uncurryThis(EventTarget.prototype.addEventListener);
+export const removeEventListener = uncurryThis(EventTarget.prototype.removeEventListener);
+export const NativeDOMException = DOMException;
+
+interface UtilTypes {
+  isProxy(value: unknown): boolean;
+  isDate(value: unknown): boolean;
+  isMap(value: unknown): boolean;
+  isSet(value: unknown): boolean;
+  isWeakMap(value: unknown): boolean;
+  isWeakSet(value: unknown): boolean;
+  isRegExp(value: unknown): boolean;
+  isBoxedPrimitive(value: unknown): boolean;
+  isPromise(value: unknown): boolean;
+  isNativeError(value: unknown): boolean;
+  isArrayBufferView(value: unknown): boolean;
+  isAnyArrayBuffer(value: unknown): boolean;
+  isModuleNamespaceObject(value: unknown): boolean;
+  isGeneratorObject(value: unknown): boolean;
+  isMapIterator(value: unknown): boolean;
+  isSetIterator(value: unknown): boolean;
+}
+
+/**
+ * Loads `node:util`'s internal-slot checks without a static import, so that a
+ * runtime without them fails closed here, at load, with a clear error rather
+ * than serializing a Proxy by running its traps.
+ */
+function loadUtilTypes(): UtilTypes {
+  const processObject = (globalThis as { process?: { getBuiltinModule?: unknown } }).process;
+  const getBuiltinModule = processObject?.getBuiltinModule;
+  const util =
+    typeof getBuiltinModule === "function"
+      ? (ReflectApply(getBuiltinModule, processObject, ["node:util"]) as { types?: UtilTypes })
+      : undefined;
+  const types = util?.types;
+  if (typeof types?.isProxy !== "function" || typeof types.isNativeError !== "function") {
+    throw new TypeError(
+      "toolbound needs process.getBuiltinModule('node:util').types.isProxy to refuse Proxies " +
+        "without running their traps; this runtime does not provide it (Node.js >= 20.16 does)",
+    );
+  }
+  return types;
+}
+
+const utilTypes = loadUtilTypes();
+const bind = (name: keyof UtilTypes): ((value: unknown) => boolean) => {
+  const check = utilTypes[name];
+  if (typeof check !== "function") {
+    throw new TypeError(`toolbound: the runtime lacks util.types.${name}`);
+  }
+  return (value) => ReflectApply(check, utilTypes, [value]) as boolean;
+};
+
+/** True for any Proxy, live, revoked, callable or from another realm; never runs a trap. */
+export const isProxy = bind("isProxy");
+export const isNativePromise = bind("isPromise");
+export const isNativeError = bind("isNativeError");
+
+const exoticKinds: ReadonlyArray<readonly [(value: unknown) => boolean, string]> = [
+  [bind("isDate"), "Date objects"],
+  [bind("isMap"), "Map objects"],
+  [bind("isSet"), "Set objects"],
+  [bind("isWeakMap"), "WeakMap objects"],
+  [bind("isWeakSet"), "WeakSet objects"],
+  [bind("isRegExp"), "RegExp objects"],
+  [bind("isBoxedPrimitive"), "boxed primitives"],
+  [bind("isPromise"), "Promise objects"],
+  [bind("isNativeError"), "Error objects"],
+  [bind("isArrayBufferView"), "typed arrays and DataViews"],
+  [bind("isAnyArrayBuffer"), "ArrayBuffers"],
+  [bind("isModuleNamespaceObject"), "module namespace objects"],
+  [bind("isGeneratorObject"), "generator objects"],
+  [bind("isMapIterator"), "Map iterators"],
+  [bind("isSetIterator"), "Set iterators"],
+];
+
+/** Names the built-in kind of an object with internal slots (a Date, a Map), or undefined. */
+export function exoticKind(value: object): string | undefined {
+  for (let index = 0; index < exoticKinds.length; index += 1) {
+    const entry = exoticKinds[index];
+    if (entry?.[0](value)) return entry[1];
+  }
+  return undefined;
+}
+
+function ownDataValue(target: object, key: PropertyKey): unknown {
+  const descriptor = ReflectGetOwnPropertyDescriptor(target, key);
+  return descriptor !== undefined && hasOwn(descriptor, "value") ? descriptor.value : undefined;
+}
+
+/**
+ * True when `proto` is some realm's `Object.prototype`: a non-Proxy object with
+ * a null prototype whose own `constructor` is a function named "Object" that
+ * points back at it. Checked through own data properties only, so no getter runs.
+ */
+export function isPlainObjectPrototype(proto: unknown): boolean {
+  if (proto === ObjectPrototype) return true;
+  if (typeof proto !== "object" || proto === null || isProxy(proto)) return false;
+  if (ReflectGetPrototypeOf(proto) !== null) return false;
+  const ctor = ownDataValue(proto, "constructor");
+  if (typeof ctor !== "function" || isProxy(ctor)) return false;
+  return ownDataValue(ctor, "prototype") === proto && ownDataValue(ctor, "name") === "Object";
+}
+
+/**
+ * True when `proto` is some realm's `Array.prototype`: itself an Array exotic
+ * object (only the intrinsic is) whose prototype is a plain Object.prototype.
+ */
+export function isPlainArrayPrototype(proto: unknown): boolean {
+  if (proto === ArrayPrototype) return true;
+  if (typeof proto !== "object" || proto === null || isProxy(proto) || !isArray(proto)) {
+    return false;
+  }
+  return isPlainObjectPrototype(ReflectGetPrototypeOf(proto));
+}
+
+/** Classification of a non-Proxy object for the JSON-like walkers. */
+export type ContainerKind = "array" | "object" | "exotic";
+
+/**
+ * Decides whether a non-Proxy object is a plain array, a plain object (any
+ * realm, or a null prototype), or something else. The caller must have refused
+ * Proxies first: `Array.isArray` and `getPrototypeOf` would consult one.
+ */
+export function containerKind(value: object): ContainerKind {
+  const proto = ReflectGetPrototypeOf(value);
+  if (isArray(value)) return isPlainArrayPrototype(proto) ? "array" : "exotic";
+  if (proto !== null && !isPlainObjectPrototype(proto)) return "exotic";
+  return exoticKind(value) === undefined ? "object" : "exotic";
+}
+
+/** Describes why `containerKind` answered "exotic", for an error message. */
+export function describeExotic(value: object): string {
+  const kind = exoticKind(value);
+  if (kind !== undefined) return `${kind} are not supported`;
+  if (isArray(value)) return "arrays with a custom prototype are not supported";
+  return "objects with a custom prototype (class instances) are not supported";
+}

@@ -1,0 +1,251 @@
+/**
+ * Immutable messages and snapshots: the frozen Tool-result message builder and
+ * the deep, frozen JSON snapshot of a Tool call that the caller cannot mutate.
+ */
+
+import { contractError } from "./errors.ts";
+import {
+  apply,
+  containerKind,
+  defineProperty,
+  describeExotic,
+  freeze,
+  getOwnPropertyDescriptor,
+  hasOwn,
+  isProxy,
+  mapGet,
+  mapSet,
+  NativeMap,
+  NativeSet,
+  numberIsFinite,
+  setAdd,
+  setDelete,
+  setHas,
+  stringTrim,
+} from "./intrinsics.ts";
+import { formatJsonPath, type PathSegment } from "./json-path.ts";
+import type {
+  CourseJsonObject,
+  CourseJsonValue,
+  CourseToolCall,
+  CourseToolResultMessage,
+} from "./protocol.ts";
+import { serializeToolOutput } from "./serializer.ts";
+
+/** Deepest nesting accepted in call arguments; deeper input is refused, never recursed into. */
+export const COURSE_TOOL_ARGUMENTS_MAX_DEPTH = 256;
+
+/**
+ * Builds the frozen message that links a Tool's outcome to its call; the id is
+ * `tool-result-${toolCall.id}`.
+ *
+ * @example
+ * toolResultMessage(call, '{"sum":42}', false);
+ * // { id: "tool-result-call-1", role: "toolResult", toolCallId: "call-1", toolName: "add", content: '{"sum":42}', isError: false }
+ */
+export function toolResultMessage(
+  toolCall: Pick<CourseToolCall, "id" | "name">,
+  content: string,
+  isError: boolean,
+): CourseToolResultMessage {
+  return freeze({
+    id: `tool-result-${toolCall.id}`,
+    role: "toolResult",
+    toolCallId: toolCall.id,
+    toolName: toolCall.name,
+    content,
+    isError,
+  });
+}
+
+/**
+ * Builds a linked, frozen error result whose content is
+ * `{"error":{"code":…,"message":…}}`, written by the bounded serializer (so a
+ * long message is truncated with the marker, never dropped).
+ *
+ * @example
+ * toolErrorResult(call, "TOOL_NOT_FOUND", 'Unknown Tool "rm"').content;
+ * // '{"error":{"code":"TOOL_NOT_FOUND","message":"Unknown Tool \\"rm\\""}}'
+ */
+export function toolErrorResult(
+  toolCall: Pick<CourseToolCall, "id" | "name">,
+  code: string,
+  message: string,
+): CourseToolResultMessage {
+  const serialized = serializeToolOutput({ error: { code, message } });
+  // Two plain strings always serialize; the fallback only guards a defect.
+  const content = serialized.ok ? serialized.content : `{"error":{"code":"${code}"}}`;
+  return toolResultMessage(toolCall, content, true);
+}
+
+/** The outcome of reading one own field: absent, or its value (a getter runs once). */
+export type OwnField =
+  | { readonly found: false }
+  | { readonly found: true; readonly value: unknown };
+
+const ABSENT: OwnField = freeze({ found: false });
+
+/**
+ * Reads an own field exactly once: an own getter runs once, an inherited field
+ * counts as absent and its getter never runs. Throws whatever the getter throws.
+ */
+export function readOwnField(target: object, key: string): OwnField {
+  const descriptor = getOwnPropertyDescriptor(target, key);
+  if (descriptor === undefined) return ABSENT;
+  if (hasOwn(descriptor, "value")) return { found: true, value: descriptor.value };
+  const get = descriptor.get;
+  return { found: true, value: get === undefined ? undefined : apply(get, target, []) };
+}
+
+/** True for a string with something besides white space in it. */
+export function isNonBlankString(value: unknown): value is string {
+  return typeof value === "string" && stringTrim(value).length > 0;
+}
+
+class JsonSnapshot {
+  // Shared references are copied once and reused, so a DAG costs its size, not its paths.
+  readonly copies = new NativeMap<object, CourseJsonValue>();
+  readonly onPath = new NativeSet<object>();
+  // Keys leading to the value being copied; formatted only when something is refused.
+  readonly path: PathSegment[] = [];
+  depth = 0;
+
+  constructor(readonly label: string) {}
+
+  refuse(reason: string, cause?: unknown): never {
+    throw contractError(
+      "INVALID_TOOL_CALL",
+      `${this.label} at ${formatJsonPath(this.path, this.depth)}: ${reason}`,
+      cause === undefined ? undefined : { cause },
+    );
+  }
+
+  value(value: unknown): CourseJsonValue {
+    switch (typeof value) {
+      case "string":
+      case "boolean":
+        return value;
+      case "number":
+        if (!numberIsFinite(value)) this.refuse("numbers must be finite");
+        return value;
+      case "object":
+        if (value === null) return null;
+        return this.container(value);
+      default:
+        return this.refuse(`${typeof value} is not a JSON value`);
+    }
+  }
+
+  container(value: object): CourseJsonValue {
+    if (isProxy(value)) this.refuse("Proxy objects are not accepted");
+    const existing = mapGet(this.copies, value);
+    if (existing !== undefined) return existing;
+    if (setHas(this.onPath, value)) this.refuse("cycles are not JSON");
+    if (this.depth >= COURSE_TOOL_ARGUMENTS_MAX_DEPTH) {
+      this.refuse(`nesting deeper than ${COURSE_TOOL_ARGUMENTS_MAX_DEPTH} is not accepted`);
+    }
+    const kind = containerKind(value);
+    if (kind === "exotic") this.refuse(describeExotic(value));
+    setAdd(this.onPath, value);
+    this.depth += 1;
+    const copy = kind === "array" ? this.array(value as readonly unknown[]) : this.object(value);
+    this.depth -= 1;
+    setDelete(this.onPath, value);
+    mapSet(this.copies, value, copy);
+    return copy;
+  }
+
+  array(value: readonly unknown[]): CourseJsonValue {
+    const copy: CourseJsonValue[] = [];
+    const length = value.length;
+    for (let index = 0; index < length; index += 1) {
+      this.path[this.depth] = index;
+      const field = this.read(value, `${index}`);
+      if (!field.found) this.refuse("arrays must not have holes");
+      defineProperty(copy, index, { value: this.value(field.value), enumerable: true });
+    }
+    return freeze(copy);
+  }
+
+  object(value: object): CourseJsonObject {
+    const copy: { [key: string]: CourseJsonValue } = {};
+    for (const key in value) {
+      if (!hasOwn(value, key)) continue;
+      this.path[this.depth] = key;
+      const field = this.read(value, key);
+      if (!field.found) continue;
+      // Defined, not assigned: "__proto__" stays an ordinary own key.
+      defineProperty(copy, key, { value: this.value(field.value), enumerable: true });
+    }
+    return freeze(copy);
+  }
+
+  read(target: object, key: string): OwnField {
+    try {
+      return readOwnField(target, key);
+    } catch (thrown) {
+      return this.refuse("reading it threw", thrown);
+    }
+  }
+}
+
+/**
+ * Deep-copies a JSON object into frozen plain objects and arrays. Refuses, with
+ * ToolContractError INVALID_TOOL_CALL, anything that is not JSON: Proxies,
+ * cycles, holes, non-finite numbers, class instances and other exotic objects.
+ *
+ * @example
+ * const args = snapshotJsonObject({ left: 1, nested: { list: [1, 2] } }, "arguments");
+ * Object.isFrozen(args.nested); // true
+ */
+export function snapshotJsonObject(value: unknown, label: string): CourseJsonObject {
+  const snapshot = new JsonSnapshot(label);
+  if (typeof value !== "object" || value === null) return snapshot.refuse("must be a JSON object");
+  if (!isProxy(value) && containerKind(value) === "array") {
+    return snapshot.refuse("must be a JSON object, not an array");
+  }
+  return snapshot.container(value) as CourseJsonObject;
+}
+
+function readCallField(call: object, key: string): unknown {
+  let field: OwnField;
+  try {
+    field = readOwnField(call, key);
+  } catch (thrown) {
+    throw contractError("INVALID_TOOL_CALL", `Tool call field "${key}" threw when read`, {
+      cause: thrown,
+    });
+  }
+  if (!field.found) {
+    throw contractError("INVALID_TOOL_CALL", `Tool call must have an own "${key}" field`);
+  }
+  return field.value;
+}
+
+/**
+ * Snapshots an untrusted Tool call: four own fields read once each (type, id,
+ * name, arguments), arguments deep-copied and frozen. Throws ToolContractError
+ * INVALID_TOOL_CALL for anything that is not a well-formed call.
+ */
+export function snapshotToolCall(call: unknown): CourseToolCall {
+  if (typeof call !== "object" || call === null) {
+    throw contractError("INVALID_TOOL_CALL", "Tool call must be an object");
+  }
+  if (isProxy(call)) {
+    throw contractError("INVALID_TOOL_CALL", "Tool call must not be a Proxy");
+  }
+  const type = readCallField(call, "type");
+  if (type !== "toolCall") {
+    throw contractError("INVALID_TOOL_CALL", 'Tool call type must be "toolCall"');
+  }
+  const id = readCallField(call, "id");
+  if (!isNonBlankString(id)) {
+    throw contractError("INVALID_TOOL_CALL", "Tool call id must be a non-blank string");
+  }
+  const name = readCallField(call, "name");
+  if (!isNonBlankString(name)) {
+    throw contractError("INVALID_TOOL_CALL", "Tool call name must be a non-blank string");
+  }
+  const args = snapshotJsonObject(readCallField(call, "arguments"), "Tool call arguments");
+  return freeze({ type: "toolCall", id, name, arguments: args });
+}

@@ -1,0 +1,157 @@
+/**
+ * ToolRegistry: owns immutable Tool definitions and registers batches atomically.
+ */
+
+import {
+  type AnyCourseTool,
+  type RegisteredCourseTool,
+  snapshotDefinition,
+} from "./definitions.ts";
+import { contractError } from "./errors.ts";
+import {
+  freeze,
+  getOwnPropertyDescriptor,
+  hasOwn,
+  isArray,
+  isProxy,
+  mapGet,
+  mapHas,
+  mapIteratorNext,
+  mapSet,
+  mapSize,
+  mapValues,
+  NativeMap,
+  numberIsInteger,
+} from "./intrinsics.ts";
+import { type OwnField, readOwnField } from "./messages.ts";
+
+let lookup: (registry: ToolRegistry, name: string) => RegisteredCourseTool | undefined;
+let brandCheck: (value: unknown) => boolean;
+
+/** Reads one batch slot by index (never through the array's iterator or methods). */
+function readBatchEntry(batch: readonly unknown[], index: number): unknown {
+  if (getOwnPropertyDescriptor(batch, index) === undefined) {
+    throw contractError("INVALID_TOOL_BATCH", `Tool batch has a hole at index ${index}`);
+  }
+  let field: OwnField;
+  try {
+    field = readOwnField(batch, `${index}`);
+  } catch (thrown) {
+    throw contractError("INVALID_TOOL_BATCH", `Tool batch entry ${index} threw when read`, {
+      cause: thrown,
+    });
+  }
+  return field.found ? field.value : undefined;
+}
+
+function readBatchLength(batch: unknown): number {
+  if (typeof batch !== "object" || batch === null || isProxy(batch) || !isArray(batch)) {
+    throw contractError("INVALID_TOOL_BATCH", "Tool batch must be an array (not a Proxy)");
+  }
+  const length = getOwnPropertyDescriptor(batch, "length");
+  const value: unknown = length !== undefined && hasOwn(length, "value") ? length.value : undefined;
+  if (typeof value !== "number" || !numberIsInteger(value) || value < 0) {
+    throw contractError("INVALID_TOOL_BATCH", "Tool batch length is not readable");
+  }
+  return value;
+}
+
+/**
+ * Holds a run's Tools by name. Definitions are snapshotted on the way in;
+ * `registerMany` is atomic: every definition is read and checked, by index,
+ * before the registry changes at all.
+ *
+ * @example
+ * const registry = new ToolRegistry([echo]);
+ * registry.names; // ["echo"]
+ * const frozenForRun = registry.snapshot();
+ */
+export class ToolRegistry {
+  readonly #tools = new NativeMap<string, RegisteredCourseTool>();
+
+  static {
+    lookup = (registry, name) => mapGet(registry.#tools, name);
+    brandCheck = (value) => typeof value === "object" && value !== null && #tools in value;
+  }
+
+  /** Registers `definitions` (default none) as one atomic batch. */
+  constructor(definitions: readonly AnyCourseTool[] = []) {
+    this.registerMany(definitions);
+  }
+
+  /** Registers one definition; throws DUPLICATE_TOOL_NAME if its name is taken. */
+  register(definition: AnyCourseTool): void {
+    const tool = snapshotDefinition(definition, "Tool definition");
+    if (mapHas(this.#tools, tool.name)) {
+      throw contractError("DUPLICATE_TOOL_NAME", `Tool name "${tool.name}" is already registered`);
+    }
+    mapSet(this.#tools, tool.name, tool);
+  }
+
+  /**
+   * Registers a batch atomically. Throws INVALID_TOOL_BATCH (not an array, a
+   * Proxy, a hole, an unreadable entry), INVALID_TOOL_DEFINITION (an entry is
+   * not a valid definition) or DUPLICATE_TOOL_NAME (inside the batch or
+   * against the registry); on any failure the registry is unchanged.
+   */
+  registerMany(definitions: readonly AnyCourseTool[]): void {
+    const length = readBatchLength(definitions);
+    const pending = new NativeMap<string, RegisteredCourseTool>();
+    for (let index = 0; index < length; index += 1) {
+      const entry = readBatchEntry(definitions, index);
+      const tool = snapshotDefinition(entry, `Tool definition at index ${index}`);
+      if (mapHas(pending, tool.name) || mapHas(this.#tools, tool.name)) {
+        throw contractError(
+          "DUPLICATE_TOOL_NAME",
+          `Tool name "${tool.name}" is already registered`,
+        );
+      }
+      mapSet(pending, tool.name, tool);
+    }
+    // Phase two: nothing below can fail.
+    const values = mapValues(pending);
+    for (let step = mapIteratorNext(values); step.done !== true; step = mapIteratorNext(values)) {
+      mapSet(this.#tools, step.value.name, step.value);
+    }
+  }
+
+  /** How many Tools are registered. */
+  get size(): number {
+    return mapSize(this.#tools);
+  }
+
+  /** The registered names in insertion order, as a new frozen array on every read. */
+  get names(): readonly string[] {
+    const names: string[] = [];
+    const values = mapValues(this.#tools);
+    for (let step = mapIteratorNext(values); step.done !== true; step = mapIteratorNext(values)) {
+      names[names.length] = step.value.name;
+    }
+    return freeze(names);
+  }
+
+  /** The frozen definition registered under `name`, or undefined. It can be registered elsewhere. */
+  get(name: string): RegisteredCourseTool | undefined {
+    return typeof name === "string" ? mapGet(this.#tools, name) : undefined;
+  }
+
+  /** A new registry with the same members (the same frozen snapshots), independent afterwards. */
+  snapshot(): ToolRegistry {
+    const copy = new ToolRegistry();
+    const values = mapValues(this.#tools);
+    for (let step = mapIteratorNext(values); step.done !== true; step = mapIteratorNext(values)) {
+      mapSet(copy.#tools, step.value.name, step.value);
+    }
+    return copy;
+  }
+}
+
+/** True for a ToolRegistry made by this copy of the module (a private-field brand check). */
+export function isToolRegistry(value: unknown): value is ToolRegistry {
+  return brandCheck(value);
+}
+
+/** The Tool registered under `name` in `registry`, read from its private map. */
+export function lookupTool(registry: ToolRegistry, name: string): RegisteredCourseTool | undefined {
+  return lookup(registry, name);
+}
