@@ -5,14 +5,30 @@
 
 import { contractError } from "./errors.ts";
 import { apply, freeze, isProxy, NativeWeakSet, weakSetAdd, weakSetHas } from "./intrinsics.ts";
-import { isNonBlankString, type OwnField, readOwnField } from "./messages.ts";
-import type { CourseTool, CourseToolExecutionContext, CourseToolValidation } from "./protocol.ts";
+import { isNonBlankString, type OwnField, readOwnField, snapshotJsonObject } from "./messages.ts";
+import type {
+  CourseJsonObject,
+  CourseTool,
+  CourseToolExecutionContext,
+  CourseToolValidation,
+} from "./protocol.ts";
 
 /**
  * A Tool definition after `defineTool`: frozen, its functions stable wrappers
  * around the originals captured at definition time.
  */
-export type RegisteredCourseTool<Input = unknown, Output = unknown> = CourseTool<Input, Output>;
+export type RegisteredCourseTool<Input = unknown, Output = unknown> = CourseTool<Input, Output> & {
+  /** The JSON Schema of the Tool's arguments, deep-frozen, when the definition had one. */
+  readonly parameters?: CourseJsonObject;
+};
+
+/**
+ * A Tool definition as `defineTool` accepts it: the course's four fields and
+ * an optional fifth, `parameters`, the JSON Schema a model provider needs.
+ */
+export type ToolDefinition<Input = unknown, Output = unknown> = CourseTool<Input, Output> & {
+  readonly parameters?: CourseJsonObject;
+};
 
 /**
  * Any Tool definition, whatever its input and output types; what the registry
@@ -23,6 +39,7 @@ export type AnyCourseTool = {
   readonly description: string;
   readonly validate: (input: unknown) => CourseToolValidation<unknown>;
   readonly execute: (input: never, context: CourseToolExecutionContext) => Promise<unknown>;
+  readonly parameters?: CourseJsonObject;
 };
 
 /** Snapshots this module made; registering one again reuses it as it is. */
@@ -66,9 +83,23 @@ function requireFunction(
   return value as (...args: never[]) => unknown;
 }
 
+/** Reads the optional fifth field once and snapshots it as deep-frozen plain JSON. */
+function readParameters(definition: object, label: string): CourseJsonObject | undefined {
+  let field: OwnField;
+  try {
+    field = readOwnField(definition, "parameters");
+  } catch (thrown) {
+    throw contractError("INVALID_TOOL_DEFINITION", `${label} field "parameters" threw when read`, {
+      cause: thrown,
+    });
+  }
+  if (!field.found || field.value === undefined) return undefined;
+  return snapshotJsonObject(field.value, `${label} parameters`, "INVALID_TOOL_DEFINITION");
+}
+
 /**
  * Reads the four own fields of a definition once each, in the order name,
- * description, validate, execute, and returns a frozen copy whose functions
+ * description, validate, execute (then the optional `parameters`), and returns a frozen copy whose functions
  * call the captured originals with `this` undefined.
  */
 export function snapshotDefinition(definition: unknown, label: string): RegisteredCourseTool {
@@ -92,21 +123,27 @@ export function snapshotDefinition(definition: unknown, label: string): Register
   }
   const validate = requireFunction(readField(definition, "validate", label), "validate", label);
   const execute = requireFunction(readField(definition, "execute", label), "execute", label);
-  const snapshot: RegisteredCourseTool = freeze({
-    name,
-    description,
+  const parameters = readParameters(definition, label);
+  const functions = {
     validate: (input: unknown) =>
       apply(validate, undefined, [input]) as CourseToolValidation<unknown>,
     execute: (input: unknown, context: CourseToolExecutionContext) =>
       apply(execute, undefined, [input, context]) as Promise<unknown>,
-  });
+  };
+  // Without `parameters` the snapshot has exactly the course's four fields.
+  const snapshot: RegisteredCourseTool = freeze(
+    parameters === undefined
+      ? { name, description, ...functions }
+      : { name, description, ...functions, parameters },
+  );
   weakSetAdd(snapshots, snapshot);
   return snapshot;
 }
 
 /**
  * Snapshots a Tool definition: four own fields read once each, functions
- * wrapped, the result frozen. Later changes to `definition` change nothing.
+ * wrapped, the result frozen. An optional own `parameters` field (a JSON
+ * Schema object) is read fifth and deep-frozen. Later changes to `definition` change nothing.
  * Throws ToolContractError INVALID_TOOL_DEFINITION for an inherited or missing
  * field, a getter that throws, a blank name or description, or a validator or
  * executor that is not a function.
@@ -123,7 +160,7 @@ export function snapshotDefinition(definition: unknown, label: string): Register
  * });
  */
 export function defineTool<Input, Output>(
-  definition: CourseTool<Input, Output>,
+  definition: ToolDefinition<Input, Output>,
 ): RegisteredCourseTool<Input, Output> {
   return snapshotDefinition(definition, "Tool definition") as RegisteredCourseTool<Input, Output>;
 }

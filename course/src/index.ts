@@ -29,6 +29,7 @@ export type {
   AnyCourseTool,
   RegisteredCourseTool,
   ToolContractErrorCode,
+  ToolDefinition,
   ToolResultErrorCode,
 } from "./tool.ts";
 export {

@@ -3,7 +3,7 @@
  * the deep, frozen JSON snapshot of a Tool call that the caller cannot mutate.
  */
 
-import { contractError } from "./errors.ts";
+import { contractError, type ToolContractErrorCode } from "./errors.ts";
 import {
   apply,
   containerKind,
@@ -110,11 +110,14 @@ class JsonSnapshot {
   readonly path: PathSegment[] = [];
   depth = 0;
 
-  constructor(readonly label: string) {}
+  constructor(
+    readonly label: string,
+    readonly code: ToolContractErrorCode,
+  ) {}
 
   refuse(reason: string, cause?: unknown): never {
     throw contractError(
-      "INVALID_TOOL_CALL",
+      this.code,
       `${this.label} at ${formatJsonPath(this.path, this.depth)}: ${reason}`,
       cause === undefined ? undefined : { cause },
     );
@@ -191,15 +194,20 @@ class JsonSnapshot {
 
 /**
  * Deep-copies a JSON object into frozen plain objects and arrays. Refuses, with
- * ToolContractError INVALID_TOOL_CALL, anything that is not JSON: Proxies,
- * cycles, holes, non-finite numbers, class instances and other exotic objects.
+ * a ToolContractError of `code` (default INVALID_TOOL_CALL), anything that is
+ * not JSON: Proxies, cycles, holes, non-finite numbers, class instances and
+ * other exotic objects. Own getters run once; shared references stay shared.
  *
  * @example
  * const args = snapshotJsonObject({ left: 1, nested: { list: [1, 2] } }, "arguments");
  * Object.isFrozen(args.nested); // true
  */
-export function snapshotJsonObject(value: unknown, label: string): CourseJsonObject {
-  const snapshot = new JsonSnapshot(label);
+export function snapshotJsonObject(
+  value: unknown,
+  label: string,
+  code: ToolContractErrorCode = "INVALID_TOOL_CALL",
+): CourseJsonObject {
+  const snapshot = new JsonSnapshot(label, code);
   if (typeof value !== "object" || value === null) return snapshot.refuse("must be a JSON object");
   if (!isProxy(value) && containerKind(value) === "array") {
     return snapshot.refuse("must be a JSON object, not an array");

@@ -34,7 +34,7 @@ import { isToolRegistry, lookupTool, type ToolRegistry } from "./registry.ts";
 import { type SerializedOutput, serializeToolOutput } from "./serializer.ts";
 import { abortReason, isAborted, isAbortSignal, watchAbort } from "./signals.ts";
 
-export type { AnyCourseTool, RegisteredCourseTool } from "./definitions.ts";
+export type { AnyCourseTool, RegisteredCourseTool, ToolDefinition } from "./definitions.ts";
 export { defineTool } from "./definitions.ts";
 export type { ToolContractErrorCode } from "./errors.ts";
 export { NonRecoverableToolError, ToolContractError } from "./errors.ts";
