@@ -27,7 +27,9 @@ export type { SerializedOutput } from "./serializer.ts";
 export { serializeToolOutput } from "./serializer.ts";
 export type {
   AnyCourseTool,
+  PreparedToolCall,
   RegisteredCourseTool,
+  ToolCallOptions,
   ToolContractErrorCode,
   ToolDefinition,
   ToolResultErrorCode,
@@ -43,6 +45,8 @@ export {
   defineTool,
   executeToolCall,
   NonRecoverableToolError,
+  prepareToolCall,
+  runPreparedToolCall,
   ToolContractError,
   ToolRegistry,
 } from "./tool.ts";

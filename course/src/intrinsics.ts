@@ -153,6 +153,20 @@ export const signalReason = getterOf<AbortSignal, unknown>(AbortSignal.prototype
 export const addEventListener = uncurryThis(EventTarget.prototype.addEventListener);
 export const removeEventListener = uncurryThis(EventTarget.prototype.removeEventListener);
 export const NativeDOMException = DOMException;
+export const NativeAbortController = AbortController;
+export const controllerAbort = uncurryThis(AbortController.prototype.abort);
+export const controllerSignal = getterOf<AbortController, AbortSignal>(
+  AbortController.prototype,
+  "signal",
+);
+const nativeSetTimeout = globalThis.setTimeout;
+const nativeClearTimeout = globalThis.clearTimeout;
+/** The timer functions as they were at load (a patched global must not decide a deadline). */
+export const startTimer = (callback: () => void, milliseconds: number): unknown =>
+  ReflectApply(nativeSetTimeout, globalThis, [callback, milliseconds]);
+export const stopTimer = (timer: unknown): void => {
+  ReflectApply(nativeClearTimeout, globalThis, [timer]);
+};
 
 interface UtilTypes {
   isProxy(value: unknown): boolean;

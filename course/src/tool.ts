@@ -6,34 +6,37 @@
  * are re-exported here, so this module is the whole public Tool surface.
  */
 
-import type { RegisteredCourseTool } from "./definitions.ts";
+import {
+  type CallOptions,
+  jsonTextExceeds,
+  readCallOptions,
+  resolveTimeout,
+  type ToolCallOptions,
+} from "./call-options.ts";
 import {
   contractError,
   describeThrown,
   isOwnedContractError,
   isRegisteredNonRecoverable,
 } from "./errors.ts";
+import { type ReadyCall, runReadyCall } from "./execution.ts";
 import {
-  apply,
   freeze,
-  isNativePromise,
+  hasOwn,
   isProxy,
   NativePromise,
-  promiseThen,
-  reflectGet,
+  NativeWeakMap,
+  weakMapDelete,
+  weakMapGet,
+  weakMapSet,
 } from "./intrinsics.ts";
-import {
-  isNonBlankString,
-  readOwnField,
-  snapshotToolCall,
-  toolErrorResult,
-  toolResultMessage,
-} from "./messages.ts";
+import { isNonBlankString, readOwnField, snapshotToolCall, toolErrorResult } from "./messages.ts";
+import { refuseIfAsync } from "./outcomes.ts";
 import type { CourseToolCall, CourseToolResultMessage } from "./protocol.ts";
 import { isToolRegistry, lookupTool, type ToolRegistry } from "./registry.ts";
-import { type SerializedOutput, serializeToolOutput } from "./serializer.ts";
-import { abortReason, isAborted, isAbortSignal, watchAbort } from "./signals.ts";
+import { abortReason, isAborted, isAbortSignal } from "./signals.ts";
 
+export type { ToolCallOptions } from "./call-options.ts";
 export type { AnyCourseTool, RegisteredCourseTool, ToolDefinition } from "./definitions.ts";
 export { defineTool } from "./definitions.ts";
 export type { ToolContractErrorCode } from "./errors.ts";
@@ -56,63 +59,44 @@ export {
  * (the Tool's validator threw, answered asynchronously or malformed),
  * `TOOL_EXECUTION_FAILED` (the Tool threw or rejected), and
  * `TOOL_OUTPUT_SERIALIZATION_FAILED` (the Tool returned output that cannot be
- * written safely).
+ * written safely). With per-call options also `TOOL_TIMEOUT` (the Tool missed
+ * its deadline), `TOOL_APPROVAL_DENIED` (the host's approval gate said no) and
+ * `TOOL_APPROVAL_FAILED` (the approval gate threw or answered neither yes nor no).
  */
 export type ToolResultErrorCode =
   | "TOOL_NOT_FOUND"
   | "TOOL_ARGUMENTS_INVALID"
   | "TOOL_VALIDATION_FAILED"
   | "TOOL_EXECUTION_FAILED"
-  | "TOOL_OUTPUT_SERIALIZATION_FAILED";
+  | "TOOL_OUTPUT_SERIALIZATION_FAILED"
+  | "TOOL_TIMEOUT"
+  | "TOOL_APPROVAL_DENIED"
+  | "TOOL_APPROVAL_FAILED";
 
 const ASYNC_VALIDATOR =
   "Tool validator returned a Promise or thenable; validators must decide synchronously";
 const MALFORMED_DECISION =
   "Tool validator must return { ok: true, value } or { ok: false, error: non-blank string }";
 
-const noop = (): void => {};
-
-/** Marks a native promise's rejection as handled; a thrown species lookup is swallowed. */
-function observe(value: unknown): void {
-  if (!isNativePromise(value)) return;
-  try {
-    promiseThen(value as Promise<unknown>, noop, noop);
-  } catch {
-    // A hostile `constructor` getter can make `then` throw; nothing else to do.
-  }
-}
-
 type Decision =
   | { readonly kind: "valid"; readonly value: unknown }
   | { readonly kind: "refused"; readonly code: ToolResultErrorCode; readonly message: string }
   | { readonly kind: "threw"; readonly thrown: unknown };
 
-/**
- * Reads a validator's decision from own fields. A Promise or thenable is
- * refused after its rejection is observed: the `then` getter is read once and
- * a `then` function called once.
- */
+const refused = (code: ToolResultErrorCode, message: string): Decision => ({
+  kind: "refused",
+  code,
+  message,
+});
+
+/** Reads a validator's decision from own fields; a Promise or thenable is refused, its rejection observed. */
 function inspectDecision(decision: unknown): Decision {
   if ((typeof decision !== "object" && typeof decision !== "function") || decision === null) {
-    return { kind: "refused", code: "TOOL_VALIDATION_FAILED", message: MALFORMED_DECISION };
+    return refused("TOOL_VALIDATION_FAILED", MALFORMED_DECISION);
   }
-  if (isProxy(decision)) {
-    return { kind: "refused", code: "TOOL_VALIDATION_FAILED", message: MALFORMED_DECISION };
-  }
-  if (isNativePromise(decision)) {
-    observe(decision);
-    return { kind: "refused", code: "TOOL_VALIDATION_FAILED", message: ASYNC_VALIDATOR };
-  }
+  if (isProxy(decision)) return refused("TOOL_VALIDATION_FAILED", MALFORMED_DECISION);
   try {
-    const then = reflectGet(decision, "then");
-    if (typeof then === "function") {
-      try {
-        observe(apply(then, decision, [noop, noop]));
-      } catch {
-        // Its throw is the thenable's own business; the decision is refused either way.
-      }
-      return { kind: "refused", code: "TOOL_VALIDATION_FAILED", message: ASYNC_VALIDATOR };
-    }
+    if (refuseIfAsync(decision)) return refused("TOOL_VALIDATION_FAILED", ASYNC_VALIDATOR);
     const ok = readOwnField(decision, "ok");
     if (ok.found && ok.value === true) {
       const value = readOwnField(decision, "value");
@@ -120,139 +104,99 @@ function inspectDecision(decision: unknown): Decision {
     } else if (ok.found && ok.value === false) {
       const error = readOwnField(decision, "error");
       if (error.found && isNonBlankString(error.value)) {
-        return { kind: "refused", code: "TOOL_ARGUMENTS_INVALID", message: error.value };
+        return refused("TOOL_ARGUMENTS_INVALID", error.value);
       }
     }
   } catch (thrown) {
     return { kind: "threw", thrown };
   }
-  return { kind: "refused", code: "TOOL_VALIDATION_FAILED", message: MALFORMED_DECISION };
+  return refused("TOOL_VALIDATION_FAILED", MALFORMED_DECISION);
 }
 
-type Resolve = (message: CourseToolResultMessage) => void;
-type Reject = (reason: unknown) => void;
+/**
+ * A Tool call after the no-effect phase (snapshot, lookup, argument budget,
+ * validation): `call` is the frozen snapshot; `result` is the linked error
+ * result when that phase already decided the outcome, else undefined. Pass
+ * it to {@link runPreparedToolCall} once.
+ */
+export interface PreparedToolCall {
+  readonly call: CourseToolCall;
+  readonly result: CourseToolResultMessage | undefined;
+}
 
-/** Runs `execute` and waits for it in a race with the signal; settles exactly once. */
-function runExecution(
-  tool: RegisteredCourseTool,
+/** What each preparation left for the effect phase; a handle runs at most once. */
+// `null`: the result is already on the handle.
+const pending = new NativeWeakMap<PreparedToolCall, ReadyCall | null>();
+
+function rejectIfAborted(signal: AbortSignal): void {
+  if (isAborted(signal)) throw abortReason(signal);
+}
+
+function prepared(
   call: CourseToolCall,
-  value: unknown,
-  signal: AbortSignal,
-  resolve: Resolve,
-  reject: Reject,
-): void {
-  let settled = false;
-  let unsubscribe = noop;
-  const finish = (): boolean => {
-    if (settled) return false;
-    settled = true;
-    unsubscribe();
-    return true;
-  };
-  const onFulfilled = (output: unknown): void => {
-    if (!finish()) return;
-    if (isAborted(signal)) return reject(abortReason(signal));
-    let serialized: SerializedOutput;
-    try {
-      serialized = serializeToolOutput(output);
-    } catch (thrown) {
-      // The serializer runs no user code; this guards against a defect, and keeps fatal errors fatal.
-      if (isRegisteredNonRecoverable(thrown)) return reject(thrown);
-      serialized = { ok: false, message: "Tool output could not be serialized" };
-    }
-    // After output inspection.
-    if (isAborted(signal)) return reject(abortReason(signal));
-    if (!serialized.ok) {
-      return resolve(toolErrorResult(call, "TOOL_OUTPUT_SERIALIZATION_FAILED", serialized.message));
-    }
-    resolve(toolResultMessage(call, serialized.content, false));
-  };
-  const onRejected = (thrown: unknown): void => {
-    if (!finish()) return;
-    if (isAborted(signal)) return reject(abortReason(signal));
-    if (isRegisteredNonRecoverable(thrown)) return reject(thrown);
-    resolve(
-      toolErrorResult(
-        call,
-        "TOOL_EXECUTION_FAILED",
-        describeThrown(thrown, "Tool execution failed"),
-      ),
-    );
-  };
-
-  let outcome: unknown;
-  try {
-    outcome = tool.execute(value as never, freeze({ signal, toolCallId: call.id }));
-  } catch (thrown) {
-    return onRejected(thrown);
-  }
-  if ((typeof outcome === "object" || typeof outcome === "function") && outcome !== null) {
-    if (isProxy(outcome)) {
-      // Never ask a Proxy for `then`: hand it to the serializer, which refuses it trap-free.
-      onFulfilled(outcome);
-    } else if (isNativePromise(outcome)) {
-      try {
-        promiseThen(outcome as Promise<unknown>, onFulfilled, onRejected);
-      } catch (thrown) {
-        onRejected(thrown);
-      }
-    } else {
-      try {
-        const then = reflectGet(outcome, "then");
-        if (typeof then === "function") observe(apply(then, outcome, [onFulfilled, onRejected]));
-        else onFulfilled(outcome);
-      } catch (thrown) {
-        onRejected(thrown);
-      }
-    }
-  } else {
-    onFulfilled(outcome);
-  }
-  if (settled) return;
-  if (isAborted(signal)) {
-    // The Tool aborted the signal during its synchronous part; its promise stays observed.
-    finish();
-    return reject(abortReason(signal));
-  }
-  unsubscribe = watchAbort(signal, {
-    onAbort: (reason) => {
-      if (finish()) reject(reason);
-    },
+  next: ReadyCall | CourseToolResultMessage,
+): PreparedToolCall {
+  const isResult = !hasOwn(next, "tool");
+  const handle: PreparedToolCall = freeze({
+    call,
+    result: isResult ? (next as CourseToolResultMessage) : undefined,
   });
+  weakMapSet(pending, handle, isResult ? null : (next as ReadyCall));
+  return handle;
 }
 
-function run(
-  registry: unknown,
-  toolCall: unknown,
-  signal: unknown,
-  resolve: Resolve,
-  reject: Reject,
-): void {
+/**
+ * Runs the no-effect phase of a Tool call synchronously: checks the signal,
+ * snapshots the call, finds the Tool, applies the argument budget and runs the
+ * validator. Nothing the Tool does as an effect has happened when it returns.
+ * Throws the signal's reason when cancelled, a registered
+ * NonRecoverableToolError from the validator, or ToolContractError
+ * INVALID_TOOL_CALL for a malformed call, registry, signal or options.
+ *
+ * @example
+ * const prepared = prepareToolCall(registry, call, signal);
+ * if (prepared.result === undefined) console.log(`${prepared.call.name} is about to run`);
+ * const result = await runPreparedToolCall(prepared);
+ */
+export function prepareToolCall(
+  registry: ToolRegistry,
+  toolCall: CourseToolCall,
+  signal: AbortSignal,
+  options?: ToolCallOptions,
+): PreparedToolCall {
   if (!isAbortSignal(signal)) {
-    return reject(contractError("INVALID_TOOL_CALL", "executeToolCall needs an AbortSignal"));
+    throw contractError("INVALID_TOOL_CALL", "executeToolCall needs an AbortSignal");
   }
-  if (isAborted(signal)) return reject(abortReason(signal));
+  rejectIfAborted(signal);
   if (!isToolRegistry(registry)) {
-    return reject(contractError("INVALID_TOOL_CALL", "executeToolCall needs a ToolRegistry"));
+    throw contractError("INVALID_TOOL_CALL", "executeToolCall needs a ToolRegistry");
   }
+  let settings: CallOptions;
   let call: CourseToolCall;
   try {
+    settings = readCallOptions(options);
     call = snapshotToolCall(toolCall);
   } catch (thrown) {
     // A hostile getter may abort and throw: the cancellation wins.
-    if (isAborted(signal)) return reject(abortReason(signal));
-    return reject(
-      isOwnedContractError(thrown)
-        ? thrown
-        : contractError("INVALID_TOOL_CALL", "Tool call could not be read", { cause: thrown }),
-    );
+    rejectIfAborted(signal);
+    throw isOwnedContractError(thrown)
+      ? thrown
+      : contractError("INVALID_TOOL_CALL", "Tool call could not be read", { cause: thrown });
   }
-  if (isAborted(signal)) return reject(abortReason(signal));
+  rejectIfAborted(signal);
   const tool = lookupTool(registry, call.name);
   if (tool === undefined) {
-    return resolve(toolErrorResult(call, "TOOL_NOT_FOUND", `Unknown Tool "${call.name}"`));
+    const result = toolErrorResult(call, "TOOL_NOT_FOUND", `Unknown Tool "${call.name}"`);
+    return prepared(call, result);
   }
-
+  if (jsonTextExceeds(call.arguments, settings.maxArgumentCharacters)) {
+    const result = toolErrorResult(
+      call,
+      "TOOL_ARGUMENTS_INVALID",
+      `Tool arguments are longer than ${settings.maxArgumentCharacters} characters of JSON`,
+    );
+    return prepared(call, result);
+  }
   let decision: Decision;
   try {
     decision = inspectDecision(tool.validate(call.arguments));
@@ -260,16 +204,55 @@ function run(
     decision = { kind: "threw", thrown };
   }
   // After validation, including any getters on a rejected decision.
-  if (isAborted(signal)) return reject(abortReason(signal));
+  rejectIfAborted(signal);
   if (decision.kind === "threw") {
-    if (isRegisteredNonRecoverable(decision.thrown)) return reject(decision.thrown);
+    if (isRegisteredNonRecoverable(decision.thrown)) throw decision.thrown;
     const message = describeThrown(decision.thrown, "Tool validation failed");
-    return resolve(toolErrorResult(call, "TOOL_VALIDATION_FAILED", message));
+    const result = toolErrorResult(call, "TOOL_VALIDATION_FAILED", message);
+    return prepared(call, result);
   }
   if (decision.kind === "refused") {
-    return resolve(toolErrorResult(call, decision.code, decision.message));
+    const result = toolErrorResult(call, decision.code, decision.message);
+    return prepared(call, result);
   }
-  runExecution(tool, call, decision.value, signal, resolve, reject);
+  let timeoutMs: number | undefined;
+  try {
+    timeoutMs = resolveTimeout(settings, tool.name);
+  } catch (thrown) {
+    throw isOwnedContractError(thrown)
+      ? thrown
+      : contractError("INVALID_TOOL_CALL", "timeoutMs could not be resolved", { cause: thrown });
+  }
+  const ready: ReadyCall = {
+    call,
+    tool,
+    value: decision.value,
+    signal,
+    timeoutMs,
+    approve: settings.approve,
+  };
+  return prepared(call, ready);
+}
+
+/**
+ * Runs the effect phase of a prepared call (approval, `execute`, bounded
+ * serialization) and settles like {@link executeToolCall}. A handle runs once;
+ * a second run, or a handle not made by `prepareToolCall`, rejects with
+ * ToolContractError INVALID_TOOL_CALL. Never throws synchronously.
+ */
+export function runPreparedToolCall(prepared: PreparedToolCall): Promise<CourseToolResultMessage> {
+  return new NativePromise<CourseToolResultMessage>((resolve, reject) => {
+    const next =
+      typeof prepared === "object" && prepared !== null ? weakMapGet(pending, prepared) : undefined;
+    if (next === undefined) {
+      return reject(
+        contractError("INVALID_TOOL_CALL", "not a prepared Tool call, or it already ran"),
+      );
+    }
+    weakMapDelete(pending, prepared);
+    if (next === null) return resolve(prepared.result as CourseToolResultMessage);
+    runReadyCall(next, resolve, reject);
+  });
 }
 
 /**
@@ -278,7 +261,9 @@ function run(
  * Tools, rejected arguments, failing validators or Tools, and unsafe output),
  * or rejects with the signal's reason when cancelled, with a registered
  * NonRecoverableToolError, or with ToolContractError INVALID_TOOL_CALL for a
- * malformed call, registry or signal. Never throws synchronously.
+ * malformed call, registry or signal. Never throws synchronously. The optional
+ * `options` add a deadline, an approval gate and an argument budget; without
+ * them the behaviour is exactly the course's.
  *
  * @example
  * const result = await executeToolCall(registry, { type: "toolCall", id: "call-1", name: "echo", arguments: { text: "hi" } }, controller.signal);
@@ -288,13 +273,20 @@ export function executeToolCall(
   registry: ToolRegistry,
   toolCall: CourseToolCall,
   signal: AbortSignal,
+  options?: ToolCallOptions,
 ): Promise<CourseToolResultMessage> {
   return new NativePromise<CourseToolResultMessage>((resolve, reject) => {
+    let handle: PreparedToolCall;
     try {
-      run(registry, toolCall, signal, resolve, reject);
+      handle = prepareToolCall(registry, toolCall, signal, options);
     } catch (thrown) {
-      // Unreachable by design; a defect here must still reject, never throw.
-      reject(thrown);
+      return reject(thrown);
     }
+    const next = weakMapGet(pending, handle);
+    weakMapDelete(pending, handle);
+    if (next === undefined || next === null) {
+      return resolve(handle.result as CourseToolResultMessage);
+    }
+    runReadyCall(next, resolve, reject);
   });
 }

@@ -1,0 +1,161 @@
+/**
+ * Per-call options of `executeToolCall` (its optional fourth argument): a
+ * deadline, an approval gate and a budget for the arguments. Without options
+ * the three-argument behaviour is exactly the course's.
+ */
+
+import type { RegisteredCourseTool } from "./definitions.ts";
+import { contractError } from "./errors.ts";
+import {
+  apply,
+  freeze,
+  hasOwn,
+  isArray,
+  isProxy,
+  numberIsInteger,
+  reflectGet,
+  stringCharCodeAt,
+} from "./intrinsics.ts";
+import type { CourseJsonValue, CourseToolCall } from "./protocol.ts";
+
+/**
+ * Options for one Tool call.
+ *
+ * - `timeoutMs`: a deadline for `execute`, in milliseconds (a positive number;
+ *   `Infinity` for none), or a function of the Tool's name returning one (or
+ *   `undefined` for none). Past it the Tool's signal aborts with a
+ *   `TimeoutError` and the call yields a recoverable `TOOL_TIMEOUT` result.
+ *   Default: no deadline.
+ * - `approve`: a gate after validation and before any effect, synchronous or
+ *   asynchronous. `true` runs the Tool; `false` yields `TOOL_APPROVAL_DENIED`;
+ *   a throw, a rejection or another answer yields `TOOL_APPROVAL_FAILED`.
+ *   Default: every valid call runs.
+ * - `maxArgumentCharacters`: the largest compact-JSON length of the arguments;
+ *   larger arguments yield `TOOL_ARGUMENTS_INVALID` before validation runs.
+ *   Default: no limit.
+ *
+ * @example
+ * await executeToolCall(registry, call, signal, { timeoutMs: 5_000, approve: (c) => c.name !== "rm" });
+ */
+export interface ToolCallOptions {
+  readonly timeoutMs?: number | ((toolName: string) => number | undefined);
+  readonly approve?: (
+    call: CourseToolCall,
+    tool: RegisteredCourseTool,
+  ) => boolean | PromiseLike<boolean>;
+  readonly maxArgumentCharacters?: number;
+}
+
+/** Options after one read of each field and validation. */
+export interface CallOptions {
+  readonly timeoutMs: ToolCallOptions["timeoutMs"];
+  readonly approve: ToolCallOptions["approve"];
+  readonly maxArgumentCharacters: number;
+}
+
+const NO_OPTIONS: CallOptions = freeze({
+  timeoutMs: undefined,
+  approve: undefined,
+  maxArgumentCharacters: Number.POSITIVE_INFINITY,
+});
+
+function invalid(message: string): never {
+  throw contractError("INVALID_TOOL_CALL", message);
+}
+
+function isPositiveLimit(value: unknown): value is number {
+  // `> 0` is false for NaN; Infinity passes and means "no limit".
+  return typeof value === "number" && value > 0;
+}
+
+/** Reads each option once (a getter could answer differently the second time) and checks it. */
+export function readCallOptions(options: unknown): CallOptions {
+  if (options === undefined) return NO_OPTIONS;
+  if (typeof options !== "object" || options === null || isProxy(options)) {
+    return invalid("Tool call options must be a plain object");
+  }
+  const timeoutMs = reflectGet(options, "timeoutMs") as unknown;
+  const approve = reflectGet(options, "approve") as unknown;
+  const maxArgumentCharacters = reflectGet(options, "maxArgumentCharacters") as unknown;
+  if (timeoutMs !== undefined && typeof timeoutMs !== "function" && !isPositiveLimit(timeoutMs)) {
+    invalid("timeoutMs must be a positive number of milliseconds, or a function returning one");
+  }
+  if (approve !== undefined && typeof approve !== "function") invalid("approve must be a function");
+  if (
+    maxArgumentCharacters !== undefined &&
+    !(
+      maxArgumentCharacters === Number.POSITIVE_INFINITY ||
+      (typeof maxArgumentCharacters === "number" &&
+        numberIsInteger(maxArgumentCharacters) &&
+        maxArgumentCharacters > 0)
+    )
+  ) {
+    invalid("maxArgumentCharacters must be a positive integer");
+  }
+  return freeze({
+    timeoutMs: timeoutMs as ToolCallOptions["timeoutMs"],
+    approve: approve as ToolCallOptions["approve"],
+    maxArgumentCharacters:
+      maxArgumentCharacters === undefined
+        ? Number.POSITIVE_INFINITY
+        : (maxArgumentCharacters as number),
+  });
+}
+
+/** The deadline for a Tool, in milliseconds, or undefined for none. Throws for a bad answer. */
+export function resolveTimeout(options: CallOptions, toolName: string): number | undefined {
+  const setting = options.timeoutMs;
+  const value: unknown =
+    typeof setting === "function" ? apply(setting, undefined, [toolName]) : setting;
+  if (value === undefined || value === Number.POSITIVE_INFINITY) return undefined;
+  if (!isPositiveLimit(value)) {
+    return invalid(`timeoutMs for Tool "${toolName}" must be a positive number of milliseconds`);
+  }
+  return value;
+}
+
+/** The quoted, escaped length of `text`, or anything above `stopAbove` once it is exceeded. */
+function stringTextLength(text: string, stopAbove: number): number {
+  let length = 2;
+  for (let index = 0; index < text.length && length <= stopAbove; index += 1) {
+    const unit = stringCharCodeAt(text, index);
+    if (unit === 0x22 || unit === 0x5c) length += 2;
+    else if (unit < 0x20) length += 6;
+    else length += 1;
+  }
+  return length;
+}
+
+/**
+ * Whether the compact JSON text of a frozen arguments snapshot is longer than
+ * `limit` characters. Stops as soon as it is: shared references in a snapshot
+ * could otherwise make the count exponential.
+ */
+export function jsonTextExceeds(value: CourseJsonValue, limit: number): boolean {
+  if (limit === Number.POSITIVE_INFINITY) return false;
+  let total = 0;
+  const visit = (node: CourseJsonValue): boolean => {
+    if (node === null) total += 4;
+    else if (typeof node === "string") total += stringTextLength(node, limit - total);
+    else if (typeof node === "number") total += `${node}`.length;
+    else if (typeof node === "boolean") total += node ? 4 : 5;
+    else {
+      total += 1; // the opening bracket or brace
+      let first = true;
+      const isList = isArray(node);
+      for (const key in node) {
+        if (!hasOwn(node, key)) continue;
+        if (!first) total += 1;
+        first = false;
+        if (!isList) total += stringTextLength(key, limit - total) + 1;
+        if (total > limit) return true;
+        if (visit((node as { readonly [key: string]: CourseJsonValue })[key] as CourseJsonValue)) {
+          return true;
+        }
+      }
+      total += 1;
+    }
+    return total > limit;
+  };
+  return visit(value);
+}

@@ -1,0 +1,168 @@
+/**
+ * The effect phase of one Tool call: the optional approval gate, then
+ * `execute` in a race with the run's signal and the optional deadline, then
+ * the bounded serialization of the output. Settles exactly once.
+ */
+
+import type { RegisteredCourseTool } from "./definitions.ts";
+import { describeThrown, isRegisteredNonRecoverable } from "./errors.ts";
+import {
+  apply,
+  controllerAbort,
+  controllerSignal,
+  freeze,
+  NativeAbortController,
+  NativeDOMException,
+  startTimer,
+  stopTimer,
+} from "./intrinsics.ts";
+import { toolErrorResult, toolResultMessage } from "./messages.ts";
+import { followOutcome } from "./outcomes.ts";
+import type { CourseToolCall, CourseToolResultMessage } from "./protocol.ts";
+import { type SerializedOutput, serializeToolOutput } from "./serializer.ts";
+import { abortReason, isAborted, watchAbort } from "./signals.ts";
+
+/** Everything the effect phase needs, fixed when the call was prepared. */
+export interface ReadyCall {
+  readonly call: CourseToolCall;
+  readonly tool: RegisteredCourseTool;
+  readonly value: unknown;
+  readonly signal: AbortSignal;
+  readonly timeoutMs: number | undefined;
+  readonly approve:
+    | ((call: CourseToolCall, tool: RegisteredCourseTool) => boolean | PromiseLike<boolean>)
+    | undefined;
+}
+
+const noop = (): void => {};
+
+/** Runs a validated call; calls `resolve` or `reject` exactly once. */
+export function runReadyCall(
+  ready: ReadyCall,
+  resolve: (message: CourseToolResultMessage) => void,
+  reject: (reason: unknown) => void,
+): void {
+  const { call, signal } = ready;
+  let settled = false;
+  let unwatch = noop;
+  let timer: unknown;
+  let controller: AbortController | undefined;
+
+  const settle = (): boolean => {
+    if (settled) return false;
+    settled = true;
+    unwatch();
+    if (timer !== undefined) stopTimer(timer);
+    return true;
+  };
+  const cancel = (reason: unknown): void => {
+    if (settle()) reject(reason);
+  };
+  const fail = (code: string, message: string): void => {
+    if (settle()) resolve(toolErrorResult(call, code, message));
+  };
+
+  const onFulfilled = (output: unknown): void => {
+    if (settled) return;
+    if (isAborted(signal)) return cancel(abortReason(signal));
+    let serialized: SerializedOutput;
+    try {
+      serialized = serializeToolOutput(output);
+    } catch (thrown) {
+      // The serializer runs no user code: this guards a defect, and keeps fatal errors fatal.
+      if (isRegisteredNonRecoverable(thrown)) return cancel(thrown);
+      serialized = { ok: false, message: "Tool output could not be serialized" };
+    }
+    // After output inspection.
+    if (isAborted(signal)) return cancel(abortReason(signal));
+    if (!serialized.ok) return fail("TOOL_OUTPUT_SERIALIZATION_FAILED", serialized.message);
+    if (settle()) resolve(toolResultMessage(call, serialized.content, false));
+  };
+  const onRejected = (thrown: unknown): void => {
+    if (settled) return;
+    if (isAborted(signal)) return cancel(abortReason(signal));
+    if (isRegisteredNonRecoverable(thrown)) return cancel(thrown);
+    fail("TOOL_EXECUTION_FAILED", describeThrown(thrown, "Tool execution failed"));
+  };
+
+  const onTimeout = (): void => {
+    if (!settle()) return;
+    const reason = new NativeDOMException(
+      `Tool "${call.name}" did not finish within ${ready.timeoutMs} ms`,
+      "TimeoutError",
+    );
+    if (controller !== undefined) controllerAbort(controller, reason);
+    resolve(
+      toolErrorResult(
+        call,
+        "TOOL_TIMEOUT",
+        `Tool "${call.name}" did not finish within ${ready.timeoutMs} ms and was asked to stop; ` +
+          "it may still be running, and its effects are unknown",
+      ),
+    );
+  };
+
+  const execute = (): void => {
+    let toolSignal = signal;
+    if (ready.timeoutMs !== undefined) {
+      // The Tool gets its own signal: the deadline aborts it without aborting the run.
+      controller = new NativeAbortController();
+      toolSignal = controllerSignal(controller);
+      timer = startTimer(onTimeout, ready.timeoutMs);
+    }
+    let outcome: unknown;
+    try {
+      outcome = ready.tool.execute(
+        ready.value as never,
+        freeze({ signal: toolSignal, toolCallId: call.id }),
+      );
+    } catch (thrown) {
+      return onRejected(thrown);
+    }
+    // Followed even when already settled, so a late rejection is always observed.
+    followOutcome(outcome, onFulfilled, onRejected);
+  };
+
+  let answered = false;
+  const onAnswer = (answer: unknown): void => {
+    if (answered || settled) return;
+    answered = true;
+    if (isAborted(signal)) return cancel(abortReason(signal));
+    if (answer === true) return execute();
+    if (answer === false) {
+      return fail(
+        "TOOL_APPROVAL_DENIED",
+        "The host did not approve this Tool call; it did not run",
+      );
+    }
+    fail("TOOL_APPROVAL_FAILED", "Approval must answer true or false; the Tool did not run");
+  };
+  const onApprovalError = (thrown: unknown): void => {
+    if (answered || settled) return;
+    answered = true;
+    if (isAborted(signal)) return cancel(abortReason(signal));
+    if (isRegisteredNonRecoverable(thrown)) return cancel(thrown);
+    const why = describeThrown(thrown, "the approval gate threw");
+    fail("TOOL_APPROVAL_FAILED", `Approval failed (${why}); the Tool did not run`);
+  };
+
+  if (isAborted(signal)) return cancel(abortReason(signal));
+  // One watch for the whole effect phase: approval wait and execution alike.
+  unwatch = watchAbort(signal, {
+    onAbort: (reason) => {
+      if (!settle()) return;
+      // Every running Tool sees the run's abort, with the run's reason.
+      if (controller !== undefined) controllerAbort(controller, reason);
+      reject(reason);
+    },
+  });
+  const approve = ready.approve;
+  if (approve === undefined) return execute();
+  let answer: unknown;
+  try {
+    answer = apply(approve, undefined, [call, ready.tool]);
+  } catch (thrown) {
+    return onApprovalError(thrown);
+  }
+  followOutcome(answer, onAnswer, onApprovalError);
+}
