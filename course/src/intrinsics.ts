@@ -84,7 +84,7 @@ export const NativeSet = Set;
 export const setAdd = uncurryThis(Set.prototype.add) as <T>(set: Set<T>, value: T) => Set<T>;
 export const setHas = uncurryThis(Set.prototype.has) as <T>(set: Set<T>, value: T) => boolean;
 export const setDelete = uncurryThis(Set.prototype.delete) as <T>(set: Set<T>, value: T) => boolean;
-export const setSize = getterOf<Set<unknown>, number>(Set.prototype, "size");
+export const setClear = uncurryThis(Set.prototype.clear) as <T>(set: Set<T>) => void;
 export const setValues = uncurryThis(Set.prototype.values) as <T>(
   set: Set<T>,
 ) => IterableIterator<T>;
@@ -151,8 +151,15 @@ export const numberToString = (value: number): string => `${value}`;
 export const signalAborted = getterOf<AbortSignal, boolean>(AbortSignal.prototype, "aborted");
 export const signalReason = getterOf<AbortSignal, unknown>(AbortSignal.prototype, "reason");
 export const addEventListener = uncurryThis(EventTarget.prototype.addEventListener);
-export const removeEventListener = uncurryThis(EventTarget.prototype.removeEventListener);
+export const AbortSignalPrototype: object = AbortSignal.prototype;
 export const NativeDOMException = DOMException;
+const abortSignalAny = (AbortSignal as { any?: (signals: AbortSignal[]) => AbortSignal }).any;
+if (typeof abortSignalAny !== "function") {
+  throw new TypeError("toolbound needs AbortSignal.any (Node.js >= 20.3) to watch cancellation");
+}
+/** `AbortSignal.any` as it was at load: a signal that aborts after all of `signals`' listeners ran. */
+export const anySignal = (signals: AbortSignal[]): AbortSignal =>
+  ReflectApply(abortSignalAny, AbortSignal, [signals]) as AbortSignal;
 export const NativeAbortController = AbortController;
 export const controllerAbort = uncurryThis(AbortController.prototype.abort);
 export const controllerSignal = getterOf<AbortController, AbortSignal>(

@@ -1,26 +1,29 @@
 /**
  * Cancellation plumbing: reading an AbortSignal through its intrinsic getters,
- * and one shared abort listener per signal for every call waiting on it.
+ * and one shared abort watch per signal for every call waiting on it.
  *
- * Why one listener: an agent run keeps thousands of calls in flight on one
+ * Why one watch: an agent run keeps thousands of calls in flight on one
  * signal. A listener each would trip Node's MaxListenersExceededWarning and
  * cost O(n) per removal; one listener and a Set cost O(1) per call.
  */
 
 import {
+  AbortSignalPrototype,
   addEventListener,
+  anySignal,
+  getOwnPropertyDescriptor,
+  getPrototypeOf,
+  isProxy,
   NativeDOMException,
   NativeSet,
   NativeWeakMap,
-  removeEventListener,
   setAdd,
+  setClear,
   setDelete,
   setIteratorNext,
-  setSize,
   setValues,
   signalAborted,
   signalReason,
-  weakMapDelete,
   weakMapGet,
   weakMapSet,
 } from "./intrinsics.ts";
@@ -32,14 +35,16 @@ export interface AbortWaiter {
 
 interface Hub {
   readonly waiters: Set<AbortWaiter>;
-  readonly listener: () => void;
+  // The relay is held here: the engine links it to its source only weakly.
+  readonly relay: AbortSignal | undefined;
 }
 
 const hubs = new NativeWeakMap<AbortSignal, Hub>();
 
 /** True for a genuine AbortSignal (the intrinsic getter's brand check), never running user code. */
 export function isAbortSignal(value: unknown): value is AbortSignal {
-  if (typeof value !== "object" || value === null) return false;
+  // A Proxy would pass Node's brand check by forwarding it to its target: refuse it first.
+  if (typeof value !== "object" || value === null || isProxy(value)) return false;
   try {
     signalAborted(value as AbortSignal);
     return true;
@@ -61,10 +66,37 @@ export function abortReason(signal: AbortSignal): unknown {
     : reason;
 }
 
+/**
+ * Whether `AbortSignal.any([signal])` would read only the truth: it reads the
+ * public `aborted` and `reason`, so an own override or a swapped prototype
+ * would decide what the relay believes.
+ */
+function isUntampered(signal: AbortSignal): boolean {
+  return (
+    getPrototypeOf(signal) === AbortSignalPrototype &&
+    getOwnPropertyDescriptor(signal, "aborted") === undefined &&
+    getOwnPropertyDescriptor(signal, "reason") === undefined
+  );
+}
+
+/**
+ * Creates the hub for a signal. Normally its one listener sits on a private
+ * relay made with `AbortSignal.any([signal])`, kept for the signal's lifetime.
+ * Why a relay: a Tool receives the run's signal and can add an abort listener
+ * that calls `stopImmediatePropagation()`; on the run's signal that silences
+ * every listener added after it, and a later call could never be cancelled.
+ * The engine aborts the relay after the run's signal, with an event of its own
+ * that no Tool can reach, and the run's signal carries no listener of ours.
+ * A tampered signal (see `isUntampered`) cannot be relayed truthfully, so it
+ * carries our listener itself, for its lifetime: added at the first watch,
+ * before any Tool has seen the signal through this boundary, it runs before
+ * any listener a Tool plants later.
+ */
 function createHub(signal: AbortSignal): Hub {
   const waiters = new NativeSet<AbortWaiter>();
+  const relay = isUntampered(signal) ? anySignal([signal]) : undefined;
   const listener = (): void => {
-    // An "abort" event can be dispatched by anyone; only a real abort counts.
+    // Only a real abort of the run's signal counts, whoever dispatched the event.
     if (!signalAborted(signal)) return;
     const reason = abortReason(signal);
     const pending: AbortWaiter[] = [];
@@ -76,18 +108,13 @@ function createHub(signal: AbortSignal): Hub {
     ) {
       pending[pending.length] = step.value;
     }
-    release(signal, hub);
+    setClear(waiters);
     for (let index = 0; index < pending.length; index += 1) {
       (pending[index] as AbortWaiter).onAbort(reason);
     }
   };
-  const hub: Hub = { waiters, listener };
-  return hub;
-}
-
-function release(signal: AbortSignal, hub: Hub): void {
-  weakMapDelete(hubs, signal);
-  removeEventListener(signal, "abort", hub.listener);
+  addEventListener(relay ?? signal, "abort", listener);
+  return { waiters, relay };
 }
 
 /**
@@ -99,14 +126,10 @@ export function watchAbort(signal: AbortSignal, waiter: AbortWaiter): () => void
   if (hub === undefined) {
     hub = createHub(signal);
     weakMapSet(hubs, signal, hub);
-    addEventListener(signal, "abort", hub.listener);
   }
-  const current = hub;
-  setAdd(current.waiters, waiter);
+  const waiters = hub.waiters;
+  setAdd(waiters, waiter);
   return () => {
-    if (!setDelete(current.waiters, waiter)) return;
-    if (setSize(current.waiters) === 0 && weakMapGet(hubs, signal) === current) {
-      release(signal, current);
-    }
+    setDelete(waiters, waiter);
   };
 }
