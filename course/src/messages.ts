@@ -17,11 +17,14 @@ import {
   mapSet,
   NativeMap,
   NativeSet,
+  NativeWeakSet,
   numberIsFinite,
   setAdd,
   setDelete,
   setHas,
   stringTrim,
+  weakSetAdd,
+  weakSetHas,
 } from "./intrinsics.ts";
 import { formatJsonPath, type PathSegment } from "./json-path.ts";
 import type {
@@ -215,6 +218,9 @@ export function snapshotJsonObject(
   return snapshot.container(value) as CourseJsonObject;
 }
 
+/** Call snapshots this module made. */
+const callSnapshots = new NativeWeakSet<object>();
+
 function readCallField(call: object, key: string): unknown {
   let field: OwnField;
   try {
@@ -232,10 +238,13 @@ function readCallField(call: object, key: string): unknown {
 
 /**
  * Snapshots an untrusted Tool call: four own fields read once each (type, id,
- * name, arguments), arguments deep-copied and frozen. Throws ToolContractError
+ * name, arguments), arguments deep-copied and frozen. A snapshot made here is
+ * returned as it is. Throws ToolContractError
  * INVALID_TOOL_CALL for anything that is not a well-formed call.
  */
 export function snapshotToolCall(call: unknown): CourseToolCall {
+  // Our own snapshots are frozen all the way down: copying one again would only cost time.
+  if (weakSetHas(callSnapshots, call)) return call as CourseToolCall;
   if (typeof call !== "object" || call === null) {
     throw contractError("INVALID_TOOL_CALL", "Tool call must be an object");
   }
@@ -255,5 +264,7 @@ export function snapshotToolCall(call: unknown): CourseToolCall {
     throw contractError("INVALID_TOOL_CALL", "Tool call name must be a non-blank string");
   }
   const args = snapshotJsonObject(readCallField(call, "arguments"), "Tool call arguments");
-  return freeze({ type: "toolCall", id, name, arguments: args });
+  const snapshot: CourseToolCall = freeze({ type: "toolCall", id, name, arguments: args });
+  weakSetAdd(callSnapshots, snapshot);
+  return snapshot;
 }

@@ -1,0 +1,73 @@
+/**
+ * `toolbound mcp <tools-module>`: serve a tools module over MCP on standard
+ * input and output. The MCP SDK, an optional peer dependency, is loaded here
+ * and only here.
+ */
+
+import type { ToolRegistry } from "../../course/src/index.ts";
+import { CliError, oneLine } from "./cli-error.ts";
+import { exitAfterFlush, signalExitCode } from "./process-exit.ts";
+
+const SDK = "@modelcontextprotocol/sdk";
+
+/** Loads the bridge and the stdio transport, or explains how to install the SDK. */
+async function loadSdk() {
+  try {
+    const [bridge, stdio] = await Promise.all([
+      import("../mcp/index.ts"),
+      import("@modelcontextprotocol/sdk/server/stdio.js"),
+    ]);
+    return { serveToolRegistry: bridge.serveToolRegistry, Transport: stdio.StdioServerTransport };
+  } catch (thrown) {
+    const code = (thrown as { code?: unknown } | null)?.code;
+    if (code === "ERR_MODULE_NOT_FOUND" && oneLine(thrown).includes(SDK)) {
+      throw new CliError(
+        `toolbound mcp needs the optional peer dependency ${SDK}; install it with: npm install ${SDK}`,
+      );
+    }
+    throw thrown;
+  }
+}
+
+/**
+ * Runs `toolbound mcp`: serves `registry` over stdio until standard input
+ * ends (exit 0) or SIGINT/SIGTERM arrives (exit 130/143); either way the
+ * server closes first, which aborts the signal of every call in flight.
+ * Standard output carries only the protocol; one line on standard error says
+ * what is served, and non-recoverable Tool errors are logged there too.
+ *
+ * @example
+ * await runMcpCommand(await loadToolRegistry("./dist/examples/tools.js"), "./dist/examples/tools.js", "0.1.0");
+ */
+export async function runMcpCommand(
+  registry: ToolRegistry,
+  specifier: string,
+  version: string,
+): Promise<void> {
+  const { serveToolRegistry, Transport } = await loadSdk();
+  let server: Awaited<ReturnType<typeof serveToolRegistry>>;
+  try {
+    server = await serveToolRegistry(registry, new Transport(), { name: "toolbound", version });
+  } catch (thrown) {
+    // A Tool name or schema MCP cannot carry (SchemaToolError), found before serving anything.
+    throw new CliError(`cannot serve tools module ${specifier} over MCP: ${oneLine(thrown)}`);
+  }
+  server.onerror = (error) => {
+    process.stderr.write(`toolbound mcp: ${oneLine(error)}\n`);
+  };
+  let closing = false;
+  const shutdown = (code: number): void => {
+    if (closing) return;
+    closing = true;
+    // Closing aborts the calls in flight; then leave, even if a Tool ignores its signal.
+    server.close().then(
+      () => exitAfterFlush(code),
+      () => exitAfterFlush(code),
+    );
+  };
+  process.stdin.once("end", () => shutdown(0));
+  process.once("SIGINT", () => shutdown(signalExitCode("SIGINT")));
+  process.once("SIGTERM", () => shutdown(signalExitCode("SIGTERM")));
+  const count = registry.size === 1 ? "1 Tool" : `${registry.size} Tools`;
+  process.stderr.write(`toolbound mcp: serving ${count} from ${specifier} over stdio\n`);
+}

@@ -1,0 +1,117 @@
+/**
+ * The command line's grammar (commander): `toolbound call`, `toolbound list`
+ * and `toolbound mcp`, their help, and how a failure is reported.
+ */
+
+import { Command, Option } from "commander";
+import type { ProviderFormat } from "../schema/index.ts";
+import { runCallCommand } from "./call-command.ts";
+import { CliError, oneLine } from "./cli-error.ts";
+import { LIST_FORMATS, listTools } from "./list-command.ts";
+import { loadToolRegistry } from "./load-tools.ts";
+import { runMcpCommand } from "./mcp-command.ts";
+import { packageVersion } from "./package-info.ts";
+import { exitAfterFlush } from "./process-exit.ts";
+
+const MODULE_HELP =
+  "a JavaScript module whose default export is a ToolRegistry or an array of Tool definitions";
+
+const CALL_EXAMPLES = `
+A call is a JSON object: {"name": "...", "arguments": {...}}, with an optional
+"id" (default call-1, or call-<line number> on standard input).
+
+Examples:
+  $ toolbound call ./dist/examples/tools.js '{"name":"add","arguments":{"left":20,"right":22}}'
+  $ printf '%s\\n' '{"name":"add","arguments":{"left":1,"right":2}}' | toolbound call ./dist/examples/tools.js
+
+Each result message is printed as one JSON line, isError results included.
+Ctrl-C cancels the call in flight and exits with code 130.`;
+
+/**
+ * Builds the `toolbound` program. Commander's own errors (an unknown command,
+ * a missing argument, a format outside the list) are printed as one line
+ * `toolbound: …` on standard error; the actions throw CliError.
+ *
+ * @example
+ * await createProgram().parseAsync(["node", "toolbound", "list", "./tools.js"]);
+ */
+export function createProgram(): Command {
+  const version = packageVersion();
+  const program = new Command()
+    .name("toolbound")
+    .description("Try and serve Tools behind the toolbound boundary.")
+    .version(version, "-V, --version", "print the version")
+    .helpOption("-h, --help", "show help")
+    .configureOutput({
+      // One line, in the same voice as the CLI's own errors (a suggestion stays on it).
+      outputError: (text, write) =>
+        write(
+          `toolbound: ${text
+            .replace(/^error: /, "")
+            .replace(/\s*\n\s*/g, " ")
+            .trim()}\n`,
+        ),
+    });
+
+  program
+    .command("call")
+    .description("execute one Tool call, or JSON Lines of calls from standard input")
+    .argument("<tools-module>", MODULE_HELP)
+    .argument("[call-json]", "one call as JSON; without it, calls are read from standard input")
+    .addHelpText("after", CALL_EXAMPLES)
+    .action(async (specifier: string, callJson: string | undefined) => {
+      await runCallCommand(await loadToolRegistry(specifier), callJson);
+    });
+
+  program
+    .command("list")
+    .description("print the Tool definitions as JSON")
+    .argument("<tools-module>", MODULE_HELP)
+    .addOption(
+      new Option("-f, --format <format>", "write each Tool in a provider's request shape").choices(
+        LIST_FORMATS,
+      ),
+    )
+    .addHelpText(
+      "after",
+      "\nExample:\n  $ toolbound list ./dist/examples/tools.js --format anthropic",
+    )
+    .action(async (specifier: string, options: { format?: ProviderFormat }) => {
+      const registry = await loadToolRegistry(specifier);
+      process.stdout.write(`${listTools(registry, options.format)}\n`);
+    });
+
+  program
+    .command("mcp")
+    .description("serve the Tools over the Model Context Protocol on standard input and output")
+    .argument("<tools-module>", MODULE_HELP)
+    .addHelpText(
+      "after",
+      '\nAn MCP host starts it as: command "npx", args ["toolbound", "mcp", "/absolute/path/to/tools.js"].' +
+        "\nStandard output carries the protocol only; logs go to standard error.",
+    )
+    .action(async (specifier: string) => {
+      await runMcpCommand(await loadToolRegistry(specifier), specifier, version);
+    });
+
+  return program;
+}
+
+/**
+ * Runs the command line with `argv` (as `process.argv`). A CliError is
+ * printed as `toolbound: <message>` and exits with its code; anything else
+ * is an unexpected failure, printed the same way, exit code 1.
+ *
+ * @example
+ * await runCli(process.argv);
+ */
+export async function runCli(argv: readonly string[]): Promise<void> {
+  try {
+    await createProgram().parseAsync([...argv]);
+  } catch (thrown) {
+    const code = thrown instanceof CliError ? thrown.exitCode : 1;
+    const prefix = thrown instanceof CliError ? "" : "unexpected error: ";
+    process.stderr.write(`toolbound: ${prefix}${oneLine(thrown)}\n`);
+    await exitAfterFlush(code);
+  }
+}

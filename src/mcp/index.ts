@@ -1,0 +1,15 @@
+/**
+ * The MCP bridge (`toolbound/mcp`): serve a ToolRegistry to any MCP host.
+ * It loads `@modelcontextprotocol/sdk`, an optional peer dependency that
+ * only this entry needs.
+ */
+
+export type {
+  McpCallContext,
+  McpCallSettings,
+  McpToolCallParams,
+  McpToolCallResult,
+} from "./call-tool.ts";
+export { callRegistryTool, toMcpResult } from "./call-tool.ts";
+export type { McpBridgeOptions } from "./server.ts";
+export { createMcpToolServer, serveToolRegistry } from "./server.ts";

@@ -1,0 +1,59 @@
+import { describe, expect, test } from "vitest";
+import type { CourseJsonObject } from "../../course/src/index.ts";
+import { dropNullOptionals } from "./index.ts";
+
+const schema: CourseJsonObject = {
+  type: "object",
+  properties: {
+    path: { type: "string" },
+    note: { type: "string" },
+    clear: { type: ["string", "null"] },
+    rows: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { id: { type: "number" }, tag: { type: "string" } },
+        required: ["id"],
+      },
+    },
+  },
+  required: ["path"],
+};
+
+describe("dropNullOptionals", () => {
+  test("drops the null of an optional, non-nullable property", () => {
+    expect(dropNullOptionals({ path: "a", note: null }, schema)).toEqual({ path: "a" });
+  });
+
+  test.each<[string, CourseJsonObject]>([
+    ["a required property", { path: null }],
+    ["a property that allows null", { path: "a", clear: null }],
+    ["a key the schema does not know", { path: "a", other: null }],
+  ])("keeps the null of %s", (_label, value) => {
+    expect(dropNullOptionals(value, schema)).toEqual(value);
+  });
+
+  test("follows items into arrays of objects", () => {
+    expect(
+      dropNullOptionals({ path: "a", rows: [{ id: 1, tag: null }, { id: null }] }, schema),
+    ).toEqual({
+      path: "a",
+      rows: [{ id: 1 }, { id: null }],
+    });
+  });
+
+  test("never mutates the frozen arguments", () => {
+    const value = Object.freeze({ path: "a", note: null });
+    const dropped = dropNullOptionals(value, schema);
+    expect(dropped).not.toBe(value);
+    expect(value).toEqual({ path: "a", note: null });
+  });
+
+  test("keeps __proto__ an ordinary key", () => {
+    const value = JSON.parse('{"path":"a","__proto__":{"polluted":true}}') as CourseJsonObject;
+    const dropped = dropNullOptionals(value, schema) as Record<string, unknown>;
+    expect(Object.keys(dropped)).toEqual(["path", "__proto__"]);
+    expect(Object.getPrototypeOf(dropped)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});

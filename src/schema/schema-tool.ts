@@ -1,0 +1,151 @@
+/**
+ * schemaTool: a Tool defined from a schema. The schema validates the model's
+ * arguments synchronously and supplies the Tool's `parameters` JSON Schema.
+ */
+
+import {
+  type CourseJsonObject,
+  type CourseJsonValue,
+  type CourseToolExecutionContext,
+  type CourseToolValidation,
+  defineTool,
+  type RegisteredCourseTool,
+  snapshotJsonObject,
+} from "../../course/src/index.ts";
+import { formatIssues, readStandardIssues } from "./issues.ts";
+import { dropNullOptionals } from "./null-optionals.ts";
+import { describeTool, SchemaToolError } from "./schema-error.ts";
+import {
+  type InferSchemaOutput,
+  readStandardSchema,
+  type SchemaSource,
+  type StandardSchemaV1,
+} from "./standard-schema.ts";
+
+/**
+ * What `schemaTool` needs.
+ * - `schema`: any Standard Schema v1 (zod 4, valibot 1, arktype 2, or a TypeBox
+ *   schema wrapped with `fromTypeBox`). It must validate synchronously.
+ * - `parameters`: the JSON Schema to advertise. Default: the schema's own
+ *   Standard JSON Schema output (zod, arktype, `fromTypeBox`); required for
+ *   schemas without one (valibot: pass `toJsonSchema(schema)` from
+ *   `@valibot/to-json-schema`). When given, it wins over the schema's output.
+ * - `dropNullOptionals`: remove `null` values of optional, non-nullable
+ *   properties before validation (what OpenAI strict mode sends for a field
+ *   the model leaves out). Default `false`: arguments reach the schema as sent.
+ */
+export interface SchemaToolOptions<Schema extends StandardSchemaV1, Output> {
+  readonly name: string;
+  readonly description: string;
+  readonly schema: Schema;
+  readonly execute: (
+    input: InferSchemaOutput<Schema>,
+    context: CourseToolExecutionContext,
+  ) => Promise<Output>;
+  readonly parameters?: object;
+  readonly dropNullOptionals?: boolean;
+}
+
+// zod also answers with a Promise when a check throws: it retries asynchronously.
+const ASYNC_SCHEMA =
+  "the Tool's schema answered with a Promise (an async check, or a check that threw); schemaTool needs a synchronous schema";
+const MALFORMED_RESULT = "the Tool's schema returned neither a value nor issues";
+
+const noop = (): void => {};
+
+/** A returned Promise or thenable: its rejection is observed, then the call is refused. */
+function refuseAsync(result: object): void {
+  let then: unknown;
+  try {
+    then = (result as { readonly then?: unknown }).then;
+  } catch {
+    return;
+  }
+  if (typeof then !== "function") return;
+  try {
+    Reflect.apply(then, result, [noop, noop]);
+  } catch {
+    // A thenable that throws from `then` is refused all the same.
+  }
+  throw new Error(ASYNC_SCHEMA);
+}
+
+function readParameters(
+  source: SchemaSource,
+  explicit: object | undefined,
+  toolName: unknown,
+): CourseJsonObject {
+  const label = describeTool(toolName);
+  const owner = typeof toolName === "string" ? { toolName } : {};
+  let raw: unknown = explicit;
+  if (raw === undefined) {
+    if (source.jsonSchema === undefined) {
+      throw new SchemaToolError(
+        "MISSING_JSON_SCHEMA",
+        `${label}: the ${source.vendor} schema cannot write JSON Schema; pass it as the parameters option (for valibot: toJsonSchema(schema) from @valibot/to-json-schema)`,
+        owner,
+      );
+    }
+    try {
+      raw = source.jsonSchema();
+    } catch (cause) {
+      throw new SchemaToolError(
+        "JSON_SCHEMA_FAILED",
+        `${label}: the ${source.vendor} schema could not be written as JSON Schema (${cause instanceof Error ? cause.message : "it threw"}); pass the parameters option`,
+        { ...owner, cause },
+      );
+    }
+  }
+  let snapshot: CourseJsonObject;
+  try {
+    snapshot = snapshotJsonObject(raw, `${label} parameters`, "INVALID_TOOL_DEFINITION");
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : "it is not plain JSON";
+    throw new SchemaToolError("JSON_SCHEMA_FAILED", `${label}: ${reason}`, { ...owner, cause });
+  }
+  // The dialect marker is dropped: providers do not need it and some refuse it.
+  const { $schema: _dialect, ...rest } = snapshot;
+  return rest;
+}
+
+/**
+ * Defines a Tool from a schema: its validator runs the schema synchronously
+ * (issues become `path: message` text the model can act on, see
+ * `formatIssues`), and its `parameters` is the schema's JSON Schema (root
+ * `$schema` dropped). A schema that validates asynchronously makes each call
+ * `TOOL_VALIDATION_FAILED`; nothing is coerced unless the schema says so.
+ * Throws SchemaToolError (`INVALID_SCHEMA`, `MISSING_JSON_SCHEMA`,
+ * `JSON_SCHEMA_FAILED`) or, for a bad name, description or executor,
+ * ToolContractError INVALID_TOOL_DEFINITION.
+ *
+ * @example
+ * const add = schemaTool({
+ *   name: "add",
+ *   description: "Add two numbers.",
+ *   schema: z.object({ left: z.number(), right: z.number() }).strict(),
+ *   execute: async ({ left, right }) => ({ sum: left + right }),
+ * });
+ */
+export function schemaTool<Schema extends StandardSchemaV1, Output>(
+  options: SchemaToolOptions<Schema, Output>,
+): RegisteredCourseTool<InferSchemaOutput<Schema>, Output> {
+  const { name, description, schema, execute, parameters, dropNullOptionals: dropNulls } = options;
+  const source = readStandardSchema(schema, name);
+  const jsonSchema = readParameters(source, parameters, name);
+  const prepare =
+    dropNulls === true
+      ? (input: unknown) => dropNullOptionals(input as CourseJsonValue, jsonSchema)
+      : (input: unknown) => input;
+
+  const validate = (input: unknown): CourseToolValidation<InferSchemaOutput<Schema>> => {
+    const result = source.validate(prepare(input));
+    if (typeof result !== "object" || result === null) throw new Error(MALFORMED_RESULT);
+    refuseAsync(result);
+    const { issues, value } = result as { readonly issues?: unknown; readonly value?: unknown };
+    if (issues === undefined) return { ok: true, value: value as InferSchemaOutput<Schema> };
+    const read = readStandardIssues(issues, source.vendor);
+    return { ok: false, error: formatIssues(read.issues, read.total) };
+  };
+
+  return defineTool({ name, description, validate, execute, parameters: jsonSchema });
+}
