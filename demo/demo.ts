@@ -12,6 +12,7 @@ import {
   ToolRegistry,
 } from "../course/src/index.ts";
 import tools, { add } from "../examples/tools.ts";
+import { executeToolCalls } from "../src/rounds/index.ts";
 
 const color = process.stdout.isTTY === true && process.env.NO_COLOR === undefined;
 const paint = (code: number, text: string): string =>
@@ -148,7 +149,35 @@ async function main(): Promise<void> {
     call("sleep", { ms: 10_000 }),
     cancel.signal,
   );
+
+  await round(registry, run.signal);
   console.log("");
+}
+
+/** A model turn asking for four calls at once: run in parallel, with a deadline and approval. */
+async function round(registry: ToolRegistry, signal: AbortSignal): Promise<void> {
+  console.log(
+    `\n${bold("8. A round of parallel calls with a 200 ms deadline and an approval gate")}`,
+  );
+  const calls = [
+    call("add", { left: 1, right: 2 }),
+    call("sleep", { ms: 60_000 }),
+    call("read_file", { path: "notes/secrets.txt" }),
+    call("repeat", { text: "ok ", times: 3 }),
+  ];
+  for (const each of calls) printCall(each);
+  const started = Date.now();
+  const results = await executeToolCalls(registry, calls, signal, {
+    concurrency: Number.POSITIVE_INFINITY,
+    timeoutMs: 200,
+    // The host's policy: no file reads in this run.
+    approve: (toolCall) => toolCall.name !== "read_file",
+    onEvent: (event) => {
+      const at = `${String(Date.now() - started).padStart(4)} ms`;
+      console.log(`  ${dim(`${at}  ${event.type.padEnd(13)} ${event.call.id}`)}`);
+    },
+  });
+  for (const result of results) printResult(result);
 }
 
 main().catch((error: unknown) => {
