@@ -1,0 +1,93 @@
+/**
+ * Reads the model-visible text of a Pi Tool result: text blocks joined with a
+ * newline, images as a short placeholder. Reads own data properties only (no
+ * getter of the result runs), refuses Proxies before any trap, and does work
+ * bounded by the serializer's budgets whatever the result's size.
+ */
+
+import { types } from "node:util";
+import {
+  COURSE_TOOL_OUTPUT_CAP_CHARACTERS,
+  COURSE_TOOL_SERIALIZATION_MAX_COLLECTION_ENTRIES,
+} from "../../course/src/index.ts";
+
+/** Content blocks read from one result; the rest are counted in a note, not read. */
+export const PI_CONTENT_MAX_BLOCKS = COURSE_TOOL_SERIALIZATION_MAX_COLLECTION_ENTRIES;
+
+// Twice the cap in UTF-16 units is more than the cap in code points, so the
+// serializer still sees that the text was longer than it keeps, and marks it.
+const TEXT_KEPT_UNITS = 2 * COURSE_TOOL_OUTPUT_CAP_CHARACTERS + 1;
+const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9.+-]{0,63}\/[A-Za-z0-9][A-Za-z0-9.+-]{0,63}$/;
+
+/** The value of an own data property, or undefined (a getter is never called). */
+function ownData(target: object, key: string): unknown {
+  const descriptor = Object.getOwnPropertyDescriptor(target, key);
+  return descriptor !== undefined && "value" in descriptor ? descriptor.value : undefined;
+}
+
+function isPlainReadable(value: unknown): value is object {
+  return typeof value === "object" && value !== null && !types.isProxy(value);
+}
+
+/** The text one content block contributes to the transcript. */
+function blockText(block: unknown): string {
+  if (!isPlainReadable(block)) return "[unreadable content block]";
+  const type = ownData(block, "type");
+  if (type === "text") {
+    const text = ownData(block, "text");
+    return typeof text === "string" ? text : "[unreadable text block]";
+  }
+  if (type === "image") {
+    const mimeType = ownData(block, "mimeType");
+    // Only a well-formed, short MIME type is echoed; anything else could smuggle text.
+    return typeof mimeType === "string" && MIME_TYPE.test(mimeType)
+      ? `[image: ${mimeType}]`
+      : "[image]";
+  }
+  return "[unsupported content block]";
+}
+
+/**
+ * The transcript text of a Pi `AgentToolResult`: its text blocks joined with
+ * `"\n"` (as Pi joins them), each image as `[image: image/png]`, other or
+ * unreadable blocks as a bracketed placeholder. A missing `content` reads as
+ * no text, as in Pi. At most {@link PI_CONTENT_MAX_BLOCKS} blocks are read,
+ * and reading stops once the text is longer than the serializer keeps.
+ * Throws a TypeError for a result that is not an object, is a Proxy, or has
+ * a `content` that is not an array; the bridge turns that into
+ * `TOOL_EXECUTION_FAILED`.
+ *
+ * @example
+ * piResultText({ content: [{ type: "text", text: "found 2" }, { type: "image", data: "…", mimeType: "image/png" }], details: {} });
+ * // "found 2\n[image: image/png]"
+ */
+export function piResultText(result: unknown): string {
+  if (!isPlainReadable(result)) {
+    throw new TypeError("Pi Tool must resolve with an AgentToolResult object");
+  }
+  const content = ownData(result, "content");
+  if (content === undefined) return "";
+  if (!isPlainReadable(content) || !Array.isArray(content)) {
+    throw new TypeError("Pi Tool result content must be an array of content blocks");
+  }
+  const length = content.length;
+  const parts: string[] = [];
+  let units = 0;
+  let index = 0;
+  for (; index < length && index < PI_CONTENT_MAX_BLOCKS; index += 1) {
+    const separator = index === 0 ? "" : "\n";
+    const text = blockText(ownData(content, String(index)));
+    const room = Math.max(0, TEXT_KEPT_UNITS - units - separator.length);
+    if (text.length > room) {
+      // Cut here (slicing before joining copies no more than is kept): the
+      // serializer truncates the rest and appends its marker.
+      parts.push(separator, text.slice(0, room));
+      return parts.join("");
+    }
+    parts.push(separator, text);
+    units += separator.length + text.length;
+  }
+  const omitted = length - index;
+  if (omitted > 0) parts.push(`\n[${omitted} more content blocks omitted]`);
+  return parts.join("");
+}

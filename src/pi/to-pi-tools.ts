@@ -1,0 +1,112 @@
+/**
+ * toolbound to Pi: our registered Tools as Pi `AgentTool`s whose `execute`
+ * runs `executeToolCall`, so a Pi agent gets validation before effects,
+ * bounded output and cancellation from our boundary.
+ */
+
+import {
+  type CourseJsonObject,
+  type CourseToolCall,
+  type CourseToolResultMessage,
+  executeToolCall,
+  type ToolCallOptions,
+  ToolRegistry,
+} from "../../course/src/index.ts";
+import type { PiAgentToolResult, PiBridgedTool, PiJsonSchema } from "./pi-types.ts";
+
+/**
+ * The `parameters` a bridged Tool gets when ours has none: any object. Pi
+ * then passes the arguments through and our validator alone decides.
+ */
+export const PI_EMPTY_OBJECT_SCHEMA: PiJsonSchema = Object.freeze({
+  type: "object",
+  properties: Object.freeze({}),
+});
+
+/**
+ * Thrown by a bridged Tool's `execute` when our result has `isError: true`:
+ * Pi marks a Tool that throws as a failed call and sends the error's
+ * `message` to the model as the result text, so `message` is exactly our
+ * result's `content` and the model reads what it would read without Pi.
+ * `result` is our frozen result message.
+ *
+ * @example
+ * try { await tool.execute("call-1", { left: "x" }); }
+ * catch (error) { if (error instanceof PiToolResultError) console.log(error.result.content); }
+ */
+export class PiToolResultError extends Error {
+  /** Our frozen, linked error result. */
+  readonly result: CourseToolResultMessage;
+
+  constructor(result: CourseToolResultMessage) {
+    super(result.content);
+    Object.defineProperty(this, "name", { value: "PiToolResultError", enumerable: false });
+    this.result = result;
+  }
+}
+
+function bridge(
+  registry: ToolRegistry,
+  name: string,
+  description: string,
+  parameters: CourseJsonObject | undefined,
+  callOptions: ToolCallOptions | undefined,
+): PiBridgedTool<CourseToolResultMessage> {
+  const execute = async (
+    toolCallId: string,
+    params: unknown,
+    signal?: AbortSignal,
+  ): Promise<PiAgentToolResult<CourseToolResultMessage>> => {
+    // Pi passes the arguments it validated; our boundary snapshots and validates them again.
+    const call = { type: "toolCall", id: toolCallId, name, arguments: params } as CourseToolCall;
+    // A cancellation, a fatal error or a malformed call rejects, and Pi records the throw.
+    const result = await executeToolCall(
+      registry,
+      call,
+      signal ?? new AbortController().signal,
+      callOptions,
+    );
+    if (result.isError) throw new PiToolResultError(result);
+    return { content: [{ type: "text", text: result.content }], details: result };
+  };
+  return Object.freeze({
+    name,
+    label: name,
+    description,
+    // A mutable copy: Pi and its providers may transform a schema; ours stays frozen.
+    parameters: structuredClone(parameters ?? PI_EMPTY_OBJECT_SCHEMA) as PiJsonSchema,
+    execute,
+  });
+}
+
+/**
+ * Our registry's Tools as Pi `AgentTool`s, in registration order. Each has our
+ * Tool's name (also as `label`), description and `parameters` JSON Schema (or
+ * {@link PI_EMPTY_OBJECT_SCHEMA}); its `execute(toolCallId, params, signal)`
+ * runs `executeToolCall` on a snapshot of the registry taken now (later
+ * registrations do not change these Tools), with the optional per-call
+ * `callOptions`. A success resolves with one text block holding our result's
+ * `content` unchanged (`details` is our result message). An `isError` result
+ * throws {@link PiToolResultError}, whose message is that content, which Pi
+ * records as a failed call with the same text. Pi's signal is passed through;
+ * a cancelled call rejects with the signal's reason, as Pi expects an aborted
+ * Tool to throw. Pi's `onUpdate` is never called.
+ *
+ * @example
+ * const registry = new ToolRegistry([echo]);
+ * const agent = new Agent({ streamFn, initialState: { tools: toPiTools(registry, { timeoutMs: 5_000 }) } });
+ */
+export function toPiTools(
+  registry: ToolRegistry,
+  callOptions?: ToolCallOptions,
+): PiBridgedTool<CourseToolResultMessage>[] {
+  if (!(registry instanceof ToolRegistry)) throw new TypeError("toPiTools needs a ToolRegistry");
+  const frozen = registry.snapshot();
+  const tools: PiBridgedTool<CourseToolResultMessage>[] = [];
+  for (const name of frozen.names) {
+    const tool = frozen.get(name);
+    if (tool === undefined) continue;
+    tools.push(bridge(frozen, name, tool.description, tool.parameters, callOptions));
+  }
+  return tools;
+}
