@@ -1,0 +1,42 @@
+/**
+ * `npm run bench`: runs scenarios 1 to 4 on this Node.js and prints the table
+ * (or, with `--json`, one JSON document) on stdout; progress goes to stderr.
+ * Scenario 5, the comparison with Pi, needs Node.js 22 and runs with
+ * `npm run bench:pi`.
+ */
+
+import { progress } from "./harness.ts";
+import { compareRow, jsonDocument, type Row, renderTable, runInfo } from "./report.ts";
+import { concurrencyScenario } from "./scenario-concurrency.ts";
+import { ordinaryScenario } from "./scenario-ordinary.ts";
+import { overheadScenario } from "./scenario-overhead.ts";
+import { pathologicalScenario } from "./scenario-pathological.ts";
+
+const startedAt = performance.now();
+const asJson = process.argv.includes("--json");
+const rows: Row[] = [];
+
+progress("scenario 1: per-call overhead");
+rows.push(...(await overheadScenario()));
+progress("scenario 2: ordinary outputs");
+rows.push(...(await ordinaryScenario()));
+progress("scenario 3: pathological outputs");
+rows.push(...(await pathologicalScenario()));
+progress("scenario 4: throughput under concurrency");
+rows.push(...(await concurrencyScenario()));
+rows.push(
+  compareRow({
+    id: "5",
+    scenario: 5,
+    title: "against Pi 0.85.0: one assistant turn of 100 Tool calls",
+    figures: [],
+    ratioLabel: "per call, ours / Pi",
+    ratio: null,
+    target: null,
+    note: "Pi needs Node.js 22.19 or newer; run `npm run bench:pi` for this row.",
+  }),
+);
+
+const info = runInfo("toolbound bench (scenarios 1-4)", startedAt);
+if (asJson) process.stdout.write(`${JSON.stringify(jsonDocument(rows, info), null, 2)}\n`);
+else process.stdout.write(renderTable(rows, info));
