@@ -15,11 +15,20 @@ const ReflectGetPrototypeOf = Reflect.getPrototypeOf;
 const ReflectDefineProperty = Reflect.defineProperty;
 const ReflectGet = Reflect.get;
 
-/** Turns `proto.method` into `method(receiver, ...args)` bound to the captured original. */
+const FunctionPrototypeCall = Function.prototype.call;
+const FunctionPrototypeBind = Function.prototype.bind;
+
+/**
+ * Turns `proto.method` into `method(receiver, ...args)`: `call` bound to the
+ * captured original (fast in V8, and immune to later patches of `call`).
+ */
 function uncurryThis<This, Args extends unknown[], Result>(
   method: (this: This, ...args: Args) => Result,
 ): (receiver: This, ...args: Args) => Result {
-  return (receiver, ...args) => ReflectApply(method, receiver, args) as Result;
+  return ReflectApply(FunctionPrototypeBind, FunctionPrototypeCall, [method]) as (
+    receiver: This,
+    ...args: Args
+  ) => Result;
 }
 
 function getterOf<This, Value>(proto: object, key: PropertyKey): (receiver: This) => Value {
@@ -28,7 +37,7 @@ function getterOf<This, Value>(proto: object, key: PropertyKey): (receiver: This
   if (typeof get !== "function") {
     throw new TypeError(`toolbound: the runtime lacks the ${String(key)} getter it needs`);
   }
-  return (receiver) => ReflectApply(get, receiver, []) as Value;
+  return uncurryThis(get as (this: This) => Value);
 }
 
 export const apply = ReflectApply;
@@ -222,7 +231,8 @@ const bind = (name: keyof UtilTypes): ((value: unknown) => boolean) => {
   if (typeof check !== "function") {
     throw new TypeError(`toolbound: the runtime lacks util.types.${name}`);
   }
-  return (value) => ReflectApply(check, utilTypes, [value]) as boolean;
+  // These checks ignore their receiver: the captured function itself is the fastest call.
+  return check;
 };
 
 /** True for any Proxy, live, revoked, callable or from another realm; never runs a trap. */
@@ -299,6 +309,10 @@ export type ContainerKind = "array" | "object" | "exotic";
 export function containerKind(value: object): ContainerKind {
   const proto = ReflectGetPrototypeOf(value);
   if (isArray(value)) return isPlainArrayPrototype(proto) ? "array" : "exotic";
+  // The common case, a literal of this realm: no built-in with internal slots
+  // is created with this prototype, and one moved onto it has no own keys that
+  // could run code, so the slot checks below are skipped.
+  if (proto === ObjectPrototype) return "object";
   if (proto !== null && !isPlainObjectPrototype(proto)) return "exotic";
   return exoticKind(value) === undefined ? "object" : "exotic";
 }

@@ -16,12 +16,8 @@ import {
   mapGet,
   mapSet,
   NativeMap,
-  NativeSet,
   NativeWeakSet,
   numberIsFinite,
-  setAdd,
-  setDelete,
-  setHas,
   stringTrim,
   weakSetAdd,
   weakSetHas,
@@ -88,6 +84,21 @@ export type OwnField =
 
 const ABSENT: OwnField = freeze({ found: false });
 
+/** What {@link readOwnValue} answers for an absent or inherited field. */
+export const MISSING: unique symbol = Symbol("missing");
+
+/**
+ * Reads an own field exactly once, like {@link readOwnField}, without
+ * allocating: the value, or {@link MISSING}.
+ */
+export function readOwnValue(target: object, key: string): unknown {
+  const descriptor = getOwnPropertyDescriptor(target, key);
+  if (descriptor === undefined) return MISSING;
+  if (hasOwn(descriptor, "value")) return descriptor.value;
+  const get = descriptor.get;
+  return get === undefined ? undefined : apply(get, target, []);
+}
+
 /**
  * Reads an own field exactly once: an own getter runs once, an inherited field
  * counts as absent and its getter never runs. Throws whatever the getter throws.
@@ -105,11 +116,30 @@ export function isNonBlankString(value: unknown): value is string {
   return typeof value === "string" && stringTrim(value).length > 0;
 }
 
+/**
+ * One reusable, null-prototype data descriptor: no allocation per key, and an
+ * `Object.prototype.get` planted by someone cannot turn it into an accessor.
+ */
+const DATA: { value: unknown; enumerable: true; writable: true; configurable: true } = {
+  __proto__: null,
+  value: undefined,
+  enumerable: true,
+  writable: true,
+  configurable: true,
+} as never;
+
+function defineData(target: object, key: PropertyKey, value: unknown): void {
+  DATA.value = value;
+  defineProperty(target, key, DATA);
+  DATA.value = undefined;
+}
+
 class JsonSnapshot {
-  // Shared references are copied once and reused, so a DAG costs its size, not its paths.
-  readonly copies = new NativeMap<object, CourseJsonValue>();
-  readonly onPath = new NativeSet<object>();
-  // Keys leading to the value being copied; formatted only when something is refused.
+  // Shared references are copied once and reused, so a DAG costs its size, not its
+  // paths; made on the first nested container only.
+  copies: Map<object, CourseJsonValue> | undefined;
+  // The containers on the current path (cycles) and the keys leading to them (messages).
+  readonly ancestors: object[] = [];
   readonly path: PathSegment[] = [];
   depth = 0;
 
@@ -144,20 +174,25 @@ class JsonSnapshot {
 
   container(value: object): CourseJsonValue {
     if (isProxy(value)) this.refuse("Proxy objects are not accepted");
-    const existing = mapGet(this.copies, value);
+    const copies = this.copies;
+    const existing = copies === undefined ? undefined : mapGet(copies, value);
     if (existing !== undefined) return existing;
-    if (setHas(this.onPath, value)) this.refuse("cycles are not JSON");
+    for (let index = 0; index < this.depth; index += 1) {
+      if (this.ancestors[index] === value) this.refuse("cycles are not JSON");
+    }
     if (this.depth >= COURSE_TOOL_ARGUMENTS_MAX_DEPTH) {
       this.refuse(`nesting deeper than ${COURSE_TOOL_ARGUMENTS_MAX_DEPTH} is not accepted`);
     }
     const kind = containerKind(value);
     if (kind === "exotic") this.refuse(describeExotic(value));
-    setAdd(this.onPath, value);
+    this.ancestors[this.depth] = value;
     this.depth += 1;
     const copy = kind === "array" ? this.array(value as readonly unknown[]) : this.object(value);
     this.depth -= 1;
-    setDelete(this.onPath, value);
-    mapSet(this.copies, value, copy);
+    if (this.depth > 0) {
+      if (this.copies === undefined) this.copies = new NativeMap();
+      mapSet(this.copies, value, copy);
+    }
     return copy;
   }
 
@@ -167,8 +202,8 @@ class JsonSnapshot {
     for (let index = 0; index < length; index += 1) {
       this.path[this.depth] = index;
       const field = this.read(value, `${index}`);
-      if (!field.found) this.refuse("arrays must not have holes");
-      defineProperty(copy, index, { value: this.value(field.value), enumerable: true });
+      if (field === MISSING) this.refuse("arrays must not have holes");
+      defineData(copy, index, this.value(field));
     }
     return freeze(copy);
   }
@@ -176,19 +211,19 @@ class JsonSnapshot {
   object(value: object): CourseJsonObject {
     const copy: { [key: string]: CourseJsonValue } = {};
     for (const key in value) {
-      if (!hasOwn(value, key)) continue;
       this.path[this.depth] = key;
       const field = this.read(value, key);
-      if (!field.found) continue;
+      // Inherited keys are skipped; an own getter has run once.
+      if (field === MISSING) continue;
       // Defined, not assigned: "__proto__" stays an ordinary own key.
-      defineProperty(copy, key, { value: this.value(field.value), enumerable: true });
+      defineData(copy, key, this.value(field));
     }
     return freeze(copy);
   }
 
-  read(target: object, key: string): OwnField {
+  read(target: object, key: string): unknown {
     try {
-      return readOwnField(target, key);
+      return readOwnValue(target, key);
     } catch (thrown) {
       return this.refuse("reading it threw", thrown);
     }
@@ -222,18 +257,18 @@ export function snapshotJsonObject(
 const callSnapshots = new NativeWeakSet<object>();
 
 function readCallField(call: object, key: string): unknown {
-  let field: OwnField;
+  let value: unknown;
   try {
-    field = readOwnField(call, key);
+    value = readOwnValue(call, key);
   } catch (thrown) {
     throw contractError("INVALID_TOOL_CALL", `Tool call field "${key}" threw when read`, {
       cause: thrown,
     });
   }
-  if (!field.found) {
+  if (value === MISSING) {
     throw contractError("INVALID_TOOL_CALL", `Tool call must have an own "${key}" field`);
   }
-  return field.value;
+  return value;
 }
 
 /**

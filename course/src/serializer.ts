@@ -4,16 +4,12 @@
  */
 
 import {
-  arrayJoin,
-  arraySort,
   containerKind,
   describeExotic,
   getOwnPropertyDescriptor,
   hasOwn,
   isProxy,
   numberIsFinite,
-  regExpTest,
-  sealedRegExp,
   stringCharCodeAt,
   stringSlice,
 } from "./intrinsics.ts";
@@ -37,15 +33,28 @@ export const COURSE_TOOL_SERIALIZATION_MAX_BIGINT_BITS = 4096;
 const MARKER_CODE_POINTS = 24; // "\n[Tool output truncated]"
 const KEPT_BEFORE_MARKER = COURSE_TOOL_OUTPUT_CAP_CHARACTERS - MARKER_CODE_POINTS;
 const BIGINT_LIMIT = 1n << BigInt(COURSE_TOOL_SERIALIZATION_MAX_BIGINT_BITS);
-// Anything that needs escaping, or a surrogate that needs pairing up.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what it finds.
-const NEEDS_CARE = sealedRegExp(/["\\\u0000-\u001f\ud800-\udfff]/);
 const HEX = "0123456789abcdef";
 
 /** The serializer's verdict: text (possibly truncated), or why the output was refused. */
 export type SerializedOutput =
   | { readonly ok: true; readonly content: string; readonly truncated: boolean }
   | { readonly ok: false; readonly message: string };
+
+/**
+ * True when `text` needs no escaping and has no surrogates, so that its
+ * length is its code-point count and it can be written as it is. A loop,
+ * not a RegExp: `RegExp.prototype.test` looks `exec` up at call time, and a
+ * patched `exec` must not decide what counts as safe.
+ */
+function isPlainText(text: string, length: number): boolean {
+  for (let index = 0; index < length; index += 1) {
+    const unit = stringCharCodeAt(text, index);
+    if (unit < 0x20 || unit === 0x22 || unit === 0x5c || (unit >= 0xd800 && unit <= 0xdfff)) {
+      return false;
+    }
+  }
+  return true;
+}
 
 /** Thrown inside the walk when a budget runs out; never leaves this module. */
 const TRUNCATED: unique symbol = Symbol("truncated");
@@ -55,16 +64,28 @@ class Refusal {
   constructor(readonly message: string) {}
 }
 
-interface Entry {
-  readonly key: string;
-  readonly value: unknown;
+/**
+ * Sorts a flat `[key, value, key, value, …]` list by key (plain string
+ * comparison) in place. Insertion sort: the visit budget caps a list at 256
+ * keys, `for…in` usually yields them nearly sorted, and nothing is allocated.
+ */
+function sortPairs(pairs: unknown[]): void {
+  for (let index = 2; index < pairs.length; index += 2) {
+    const key = pairs[index] as string;
+    const value = pairs[index + 1];
+    let slot = index - 2;
+    while (slot >= 0 && (pairs[slot] as string) > key) {
+      pairs[slot + 2] = pairs[slot];
+      pairs[slot + 3] = pairs[slot + 1];
+      slot -= 2;
+    }
+    pairs[slot + 2] = key;
+    pairs[slot + 3] = value;
+  }
 }
 
-const byKey = (left: Entry, right: Entry): number =>
-  left.key < right.key ? -1 : left.key > right.key ? 1 : 0;
-
 class Walk {
-  readonly parts: string[] = [];
+  out = "";
   written = 0;
   nodes = 0;
   visits = 0;
@@ -75,7 +96,7 @@ class Walk {
   readonly path: (string | number)[] = [];
 
   append(text: string, codePoints: number): void {
-    this.parts[this.parts.length] = text;
+    this.out += text;
     this.written += codePoints;
     if (this.written > COURSE_TOOL_OUTPUT_CAP_CHARACTERS) throw TRUNCATED;
   }
@@ -93,7 +114,7 @@ class Walk {
   string(text: string): void {
     this.append('"', 1);
     const length = text.length;
-    if (length <= this.stringLeft && !regExpTest(NEEDS_CARE, text)) {
+    if (length <= this.stringLeft && isPlainText(text, length)) {
       this.stringLeft -= length;
       this.append(text, length);
       this.append('"', 1);
@@ -204,23 +225,24 @@ class Walk {
 
   object(value: object): void {
     this.append("{", 1);
-    const entries: Entry[] = [];
+    const pairs: unknown[] = [];
     // Lazy: for…in yields one key at a time, so a huge object costs only the budget.
     for (const key in value) {
       this.visitEntry();
       const property = getOwnPropertyDescriptor(value, key);
       // Inherited keys are skipped; accessors are left out without running them.
       if (property === undefined || !hasOwn(property, "value")) continue;
-      entries[entries.length] = { key, value: property.value };
+      pairs[pairs.length] = key;
+      pairs[pairs.length] = property.value;
     }
-    arraySort(entries, byKey);
-    for (let index = 0; index < entries.length; index += 1) {
-      const entry = entries[index] as Entry;
+    sortPairs(pairs);
+    for (let index = 0; index < pairs.length; index += 2) {
+      const key = pairs[index] as string;
       if (index > 0) this.append(",", 1);
-      this.string(entry.key);
+      this.string(key);
       this.append(":", 1);
-      this.path[this.depth] = entry.key;
-      this.value(entry.value);
+      this.path[this.depth] = key;
+      this.value(pairs[index + 1]);
     }
     this.append("}", 1);
   }
@@ -253,7 +275,7 @@ export function serializeToolOutput(value: unknown): SerializedOutput {
   } catch (thrown) {
     if (thrown instanceof Refusal) return { ok: false, message: thrown.message };
     if (thrown !== TRUNCATED) throw thrown;
-    return { ok: true, content: truncate(arrayJoin(walk.parts, "")), truncated: true };
+    return { ok: true, content: truncate(walk.out), truncated: true };
   }
-  return { ok: true, content: arrayJoin(walk.parts, ""), truncated: false };
+  return { ok: true, content: walk.out, truncated: false };
 }

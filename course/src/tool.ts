@@ -22,7 +22,6 @@ import {
 import { type ReadyCall, runReadyCall } from "./execution.ts";
 import {
   freeze,
-  hasOwn,
   isProxy,
   NativePromise,
   NativeWeakMap,
@@ -124,25 +123,16 @@ export interface PreparedToolCall {
   readonly result: CourseToolResultMessage | undefined;
 }
 
-/** What each preparation left for the effect phase; a handle runs at most once. */
-// `null`: the result is already on the handle.
-const pending = new NativeWeakMap<PreparedToolCall, ReadyCall | null>();
+/** The no-effect phase's outcome: ready to run, or already decided (`result`). */
+type Preparation =
+  | (ReadyCall & { readonly result: undefined })
+  | { readonly call: CourseToolCall; readonly result: CourseToolResultMessage };
+
+/** What each public handle leaves for the effect phase; a handle runs at most once. */
+const pending = new NativeWeakMap<PreparedToolCall, Preparation>();
 
 function rejectIfAborted(signal: AbortSignal): void {
   if (isAborted(signal)) throw abortReason(signal);
-}
-
-function prepared(
-  call: CourseToolCall,
-  next: ReadyCall | CourseToolResultMessage,
-): PreparedToolCall {
-  const isResult = !hasOwn(next, "tool");
-  const handle: PreparedToolCall = freeze({
-    call,
-    result: isResult ? (next as CourseToolResultMessage) : undefined,
-  });
-  weakMapSet(pending, handle, isResult ? null : (next as ReadyCall));
-  return handle;
 }
 
 /**
@@ -164,6 +154,26 @@ export function prepareToolCall(
   signal: AbortSignal,
   options?: ToolCallOptions,
 ): PreparedToolCall {
+  const preparation = prepareCall(registry, toolCall, signal, options);
+  const handle: PreparedToolCall = freeze({
+    call: preparation.call,
+    result: preparation.result,
+  });
+  weakMapSet(pending, handle, preparation);
+  return handle;
+}
+
+function decided(call: CourseToolCall, result: CourseToolResultMessage): Preparation {
+  return { call, result };
+}
+
+/** The no-effect phase itself; throws what `executeToolCall` rejects with. */
+function prepareCall(
+  registry: unknown,
+  toolCall: unknown,
+  signal: unknown,
+  options: unknown,
+): Preparation {
   if (!isAbortSignal(signal)) {
     throw contractError("INVALID_TOOL_CALL", "executeToolCall needs an AbortSignal");
   }
@@ -187,7 +197,7 @@ export function prepareToolCall(
   const tool = lookupTool(registry, call.name);
   if (tool === undefined) {
     const result = toolErrorResult(call, "TOOL_NOT_FOUND", `Unknown Tool "${call.name}"`);
-    return prepared(call, result);
+    return decided(call, result);
   }
   if (jsonTextExceeds(call.arguments, settings.maxArgumentCharacters)) {
     const result = toolErrorResult(
@@ -195,7 +205,7 @@ export function prepareToolCall(
       "TOOL_ARGUMENTS_INVALID",
       `Tool arguments are longer than ${settings.maxArgumentCharacters} characters of JSON`,
     );
-    return prepared(call, result);
+    return decided(call, result);
   }
   let decision: Decision;
   try {
@@ -209,11 +219,11 @@ export function prepareToolCall(
     if (isRegisteredNonRecoverable(decision.thrown)) throw decision.thrown;
     const message = describeThrown(decision.thrown, "Tool validation failed");
     const result = toolErrorResult(call, "TOOL_VALIDATION_FAILED", message);
-    return prepared(call, result);
+    return decided(call, result);
   }
   if (decision.kind === "refused") {
     const result = toolErrorResult(call, decision.code, decision.message);
-    return prepared(call, result);
+    return decided(call, result);
   }
   let timeoutMs: number | undefined;
   try {
@@ -223,15 +233,15 @@ export function prepareToolCall(
       ? thrown
       : contractError("INVALID_TOOL_CALL", "timeoutMs could not be resolved", { cause: thrown });
   }
-  const ready: ReadyCall = {
+  return {
     call,
     tool,
     value: decision.value,
     signal,
     timeoutMs,
     approve: settings.approve,
+    result: undefined,
   };
-  return prepared(call, ready);
 }
 
 /**
@@ -250,7 +260,7 @@ export function runPreparedToolCall(prepared: PreparedToolCall): Promise<CourseT
       );
     }
     weakMapDelete(pending, prepared);
-    if (next === null) return resolve(prepared.result as CourseToolResultMessage);
+    if (next.result !== undefined) return resolve(next.result);
     runReadyCall(next, resolve, reject);
   });
 }
@@ -276,17 +286,13 @@ export function executeToolCall(
   options?: ToolCallOptions,
 ): Promise<CourseToolResultMessage> {
   return new NativePromise<CourseToolResultMessage>((resolve, reject) => {
-    let handle: PreparedToolCall;
+    let preparation: Preparation;
     try {
-      handle = prepareToolCall(registry, toolCall, signal, options);
+      preparation = prepareCall(registry, toolCall, signal, options);
     } catch (thrown) {
       return reject(thrown);
     }
-    const next = weakMapGet(pending, handle);
-    weakMapDelete(pending, handle);
-    if (next === undefined || next === null) {
-      return resolve(handle.result as CourseToolResultMessage);
-    }
-    runReadyCall(next, resolve, reject);
+    if (preparation.result !== undefined) return resolve(preparation.result);
+    runReadyCall(preparation, resolve, reject);
   });
 }
