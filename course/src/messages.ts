@@ -5,6 +5,7 @@
 
 import { contractError, type ToolContractErrorCode } from "./errors.ts";
 import {
+  ArrayPrototype,
   apply,
   containerKind,
   defineProperty,
@@ -18,6 +19,7 @@ import {
   NativeMap,
   NativeWeakSet,
   numberIsFinite,
+  ObjectPrototype,
   stringTrim,
   weakSetAdd,
   weakSetHas,
@@ -128,10 +130,20 @@ const DATA: { value: unknown; enumerable: true; writable: true; configurable: tr
   configurable: true,
 } as never;
 
-function defineData(target: object, key: PropertyKey, value: unknown): void {
-  DATA.value = value;
-  defineProperty(target, key, DATA);
-  DATA.value = undefined;
+/**
+ * Adds an own data property to a fresh copy. Assignment is the fast path, but
+ * it would run an inherited setter (`__proto__`, or one someone planted) or
+ * fail on an inherited read-only property (a frozen `Object.prototype`): for a
+ * key the prototype has at all, the property is defined instead.
+ */
+function addData(target: object, proto: object, key: string | number, value: unknown): void {
+  if (key in proto) {
+    DATA.value = value;
+    defineProperty(target, key, DATA);
+    DATA.value = undefined;
+  } else {
+    (target as Record<string | number, unknown>)[key] = value;
+  }
 }
 
 class JsonSnapshot {
@@ -203,7 +215,7 @@ class JsonSnapshot {
       this.path[this.depth] = index;
       const field = this.read(value, `${index}`);
       if (field === MISSING) this.refuse("arrays must not have holes");
-      defineData(copy, index, this.value(field));
+      addData(copy, ArrayPrototype, index, this.value(field));
     }
     return freeze(copy);
   }
@@ -215,8 +227,8 @@ class JsonSnapshot {
       const field = this.read(value, key);
       // Inherited keys are skipped; an own getter has run once.
       if (field === MISSING) continue;
-      // Defined, not assigned: "__proto__" stays an ordinary own key.
-      defineData(copy, key, this.value(field));
+      // "__proto__" is defined, never assigned: it stays an ordinary own key.
+      addData(copy, ObjectPrototype, key, this.value(field));
     }
     return freeze(copy);
   }
