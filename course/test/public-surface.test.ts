@@ -1,0 +1,51 @@
+/**
+ * Pins the runtime export names of the course's public modules, so an export
+ * is never added (or dropped) by accident: changing the surface means changing
+ * this list on purpose.
+ */
+import { describe, expect, test } from "vitest";
+
+const TOOL_EXPORTS = [
+  "COURSE_TOOL_OUTPUT_CAP_CHARACTERS",
+  "COURSE_TOOL_SERIALIZATION_MAX_BIGINT_BITS",
+  "COURSE_TOOL_SERIALIZATION_MAX_COLLECTION_ENTRIES",
+  "COURSE_TOOL_SERIALIZATION_MAX_DEPTH",
+  "COURSE_TOOL_SERIALIZATION_MAX_NODES",
+  "COURSE_TOOL_SERIALIZATION_MAX_STRING_CHARACTERS",
+  "COURSE_TOOL_TRUNCATION_MARKER",
+  "NonRecoverableToolError",
+  "ToolContractError",
+  "ToolRegistry",
+  "defineTool",
+  "executeToolCall",
+  "prepareToolCall",
+  "runPreparedToolCall",
+];
+
+const INDEX_EXPORTS = [
+  ...TOOL_EXPORTS,
+  "COURSE_TOOL_ARGUMENTS_MAX_DEPTH",
+  "serializeToolOutput",
+  "snapshotJsonObject",
+  "snapshotToolCall",
+  "toolErrorResult",
+  "toolResultMessage",
+].sort();
+
+describe("public surface", () => {
+  test.each([
+    ["course/src/index.ts", () => import("../src/index.ts"), INDEX_EXPORTS],
+    ["course/src/tool.ts", () => import("../src/tool.ts"), TOOL_EXPORTS],
+  ])("%s exports exactly the pinned runtime names", async (_module, load, expected) => {
+    expect(expected.length).toBeGreaterThan(0);
+    expect(Object.keys(await load()).sort()).toEqual(expected);
+  });
+
+  test("every runtime export of the Tool module is re-exported by the index as the same value", async () => {
+    const index: Record<string, unknown> = await import("../src/index.ts");
+    const tool: Record<string, unknown> = await import("../src/tool.ts");
+    const names = Object.keys(tool);
+    expect(names.length).toBeGreaterThan(0);
+    for (const name of names) expect(index[name]).toBe(tool[name]);
+  });
+});
