@@ -30,7 +30,8 @@ import type { CourseJsonValue, CourseToolCall } from "./protocol.ts";
  *   asynchronous. `true` runs the Tool; `false` yields `TOOL_APPROVAL_DENIED`;
  *   a throw, a rejection or another answer yields `TOOL_APPROVAL_FAILED`.
  *   Default: every valid call runs.
- * - `maxArgumentCharacters`: the largest compact-JSON length of the arguments;
+ * - `maxArgumentCharacters`: the largest compact-JSON length of the arguments
+ *   (what `JSON.stringify` would write, in UTF-16 code units);
  *   larger arguments yield `TOOL_ARGUMENTS_INVALID` before validation runs.
  *   Default: no limit.
  *
@@ -114,13 +115,27 @@ export function resolveTimeout(options: CallOptions, toolName: string): number |
   return value;
 }
 
-/** The quoted, escaped length of `text`, or anything above `stopAbove` once it is exceeded. */
+/**
+ * The length of `text` as `JSON.stringify` writes it (quotes included, in
+ * UTF-16 code units), or anything above `stopAbove` once it is exceeded:
+ * `\b \t \n \f \r` take 2, other controls and lone surrogates 6 (`\uXXXX`),
+ * `"` and `\` 2, a surrogate pair its 2 units.
+ */
 function stringTextLength(text: string, stopAbove: number): number {
   let length = 2;
   for (let index = 0; index < text.length && length <= stopAbove; index += 1) {
     const unit = stringCharCodeAt(text, index);
     if (unit === 0x22 || unit === 0x5c) length += 2;
-    else if (unit < 0x20) length += 6;
+    else if (unit < 0x20) {
+      length +=
+        unit === 0x08 || unit === 0x09 || unit === 0x0a || unit === 0x0c || unit === 0x0d ? 2 : 6;
+    } else if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = index + 1 < text.length ? stringCharCodeAt(text, index + 1) : 0;
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        length += 2;
+        index += 1;
+      } else length += 6;
+    } else if (unit >= 0xdc00 && unit <= 0xdfff) length += 6;
     else length += 1;
   }
   return length;

@@ -103,8 +103,6 @@ export const PROPERTIES: readonly CataloguedProperty[] = [
     build: argumentBudgetMatchesCompactJson,
     testRuns: 600,
     fuzzWeight: 1,
-    knownBug:
-      "maxArgumentCharacters counts a lone surrogate as 1 character, but compact JSON writes it as the 6-character escape \\udXXX",
   },
 ];
 
