@@ -3,6 +3,7 @@
  * which mutation testing showed no other test reads: a changed or emptied
  * message must fail here.
  */
+import { getEventListeners } from "node:events";
 import { describe, expect, test } from "vitest";
 import {
   executeToolCall,
@@ -94,6 +95,15 @@ describe("invalid per-call options", () => {
       "maxArgumentCharacters must be a positive integer",
     ],
     [
+      "a timeoutMs function that throws",
+      {
+        timeoutMs: () => {
+          throw new Error("no deadline today");
+        },
+      },
+      "timeoutMs could not be resolved",
+    ],
+    [
       "a timeoutMs function answering -1",
       { timeoutMs: () => -1 },
       'timeoutMs for Tool "probe" must be a positive number of milliseconds',
@@ -126,6 +136,47 @@ describe("invalid per-call options", () => {
 });
 
 describe("model-visible error results", () => {
+  test.each([
+    ['ok: "false" with an error', { ok: "false", error: "looks refused" }],
+    ["an error without ok", { error: "no ok field" }],
+    ["ok: 0 with an error", { ok: 0, error: "falsy but not false" }],
+  ])(
+    "a decision with %s is malformed (TOOL_VALIDATION_FAILED), not a refusal",
+    async (_label, decision) => {
+      const { registry, calls } = probeRegistry(
+        () => decision,
+        async () => 1,
+      );
+      const result = await executeToolCall(registry, toolCall("probe", {}) as never, signal());
+      expect(errorOf(result)).toEqual({
+        code: "TOOL_VALIDATION_FAILED",
+        message:
+          "Tool validator must return { ok: true, value } or { ok: false, error: non-blank string }",
+      });
+      expect(calls.execute).toBe(0);
+    },
+  );
+
+  test.each([
+    ["a resolved output", async () => ({ done: true })],
+    ["a rejected output", async () => Promise.reject(new Error("failed"))],
+    [
+      "a thenable output",
+      // biome-ignore lint/suspicious/noThenProperty: a thenable output is the case under test.
+      () => ({ then: (resolve: (value: unknown) => void) => resolve(1) }),
+    ],
+  ])(
+    "a call settling with %s leaves no abort listener on a long-lived signal",
+    async (_label, execute) => {
+      const run = new AbortController();
+      const { registry } = probeRegistry(accept, execute as never);
+      for (let round = 0; round < 3; round += 1) {
+        await executeToolCall(registry, toolCall("probe", {}) as never, run.signal);
+        expect(getEventListeners(run.signal, "abort")).toHaveLength(0);
+      }
+    },
+  );
+
   test.each([
     [
       "a Promise",
