@@ -12,7 +12,7 @@ import {
   hasOwn,
   isArray,
   isProxy,
-  numberIsInteger,
+  isSafeInteger,
   reflectGet,
   stringCharCodeAt,
 } from "./intrinsics.ts";
@@ -21,9 +21,9 @@ import type { CourseJsonValue, CourseToolCall } from "./protocol.ts";
 /**
  * Options for one Tool call.
  *
- * - `timeoutMs`: a deadline for `execute`, in milliseconds (a positive number;
- *   `Infinity` for none), or a function of the Tool's name returning one (or
- *   `undefined` for none). Past it the Tool's signal aborts with a
+ * - `timeoutMs`: a deadline for `execute`, in milliseconds (a positive number
+ *   up to 2147483647, the longest a timer holds; `Infinity` for none), or a
+ *   function of the Tool's name returning one (or `undefined` for none). Past it the Tool's signal aborts with a
  *   `TimeoutError` and the call yields a recoverable `TOOL_TIMEOUT` result.
  *   Default: no deadline.
  * - `approve`: a gate after validation and before any effect, synchronous or
@@ -64,9 +64,25 @@ function invalid(message: string): never {
   throw contractError("INVALID_TOOL_CALL", message);
 }
 
-function isPositiveLimit(value: unknown): value is number {
-  // `> 0` is false for NaN; Infinity passes and means "no limit".
-  return typeof value === "number" && value > 0;
+/**
+ * The longest deadline a timer can hold, in milliseconds (2^31 - 1, about
+ * 24.8 days). Node.js, Bun and Deno run a longer delay after 1 ms instead.
+ */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/** Whether `value` is a usable deadline: a positive number up to MAX_TIMEOUT_MS, or Infinity (none). */
+export function isDeadline(value: unknown): value is number {
+  // `> 0` is false for NaN.
+  return (
+    typeof value === "number" &&
+    value > 0 &&
+    (value <= MAX_TIMEOUT_MS || value === Number.POSITIVE_INFINITY)
+  );
+}
+
+/** What a bad deadline is told, naming the setting. */
+export function deadlineRule(setting: string): string {
+  return `${setting} must be a positive number of milliseconds, at most ${MAX_TIMEOUT_MS} (Infinity for none)`;
 }
 
 /** Reads each option once (a getter could answer differently the second time) and checks it. */
@@ -78,17 +94,16 @@ export function readCallOptions(options: unknown): CallOptions {
   const timeoutMs = reflectGet(options, "timeoutMs") as unknown;
   const approve = reflectGet(options, "approve") as unknown;
   const maxArgumentCharacters = reflectGet(options, "maxArgumentCharacters") as unknown;
-  if (timeoutMs !== undefined && typeof timeoutMs !== "function" && !isPositiveLimit(timeoutMs)) {
-    invalid("timeoutMs must be a positive number of milliseconds, or a function returning one");
+  if (timeoutMs !== undefined && typeof timeoutMs !== "function" && !isDeadline(timeoutMs)) {
+    invalid(`${deadlineRule("timeoutMs")}, or a function returning one`);
   }
   if (approve !== undefined && typeof approve !== "function") invalid("approve must be a function");
   if (
     maxArgumentCharacters !== undefined &&
     !(
       maxArgumentCharacters === Number.POSITIVE_INFINITY ||
-      (typeof maxArgumentCharacters === "number" &&
-        numberIsInteger(maxArgumentCharacters) &&
-        maxArgumentCharacters > 0)
+      // Number.isSafeInteger never converts: a string or a boxed number fails it.
+      (isSafeInteger(maxArgumentCharacters) && (maxArgumentCharacters as number) > 0)
     )
   ) {
     invalid("maxArgumentCharacters must be a positive integer");
@@ -109,9 +124,7 @@ export function resolveTimeout(options: CallOptions, toolName: string): number |
   const value: unknown =
     typeof setting === "function" ? apply(setting, undefined, [toolName]) : setting;
   if (value === undefined || value === Number.POSITIVE_INFINITY) return undefined;
-  if (!isPositiveLimit(value)) {
-    return invalid(`timeoutMs for Tool "${toolName}" must be a positive number of milliseconds`);
-  }
+  if (!isDeadline(value)) return invalid(deadlineRule(`timeoutMs for Tool "${toolName}"`));
   return value;
 }
 
@@ -130,7 +143,8 @@ function stringTextLength(text: string, stopAbove: number): number {
       length +=
         unit === 0x08 || unit === 0x09 || unit === 0x0a || unit === 0x0c || unit === 0x0d ? 2 : 6;
     } else if (unit >= 0xd800 && unit <= 0xdbff) {
-      const next = index + 1 < text.length ? stringCharCodeAt(text, index + 1) : 0;
+      // Past the end this is NaN, which is no low surrogate.
+      const next = stringCharCodeAt(text, index + 1);
       if (next >= 0xdc00 && next <= 0xdfff) {
         length += 2;
         index += 1;
@@ -159,11 +173,12 @@ export function jsonTextExceeds(value: CourseJsonValue, limit: number): boolean 
       let first = true;
       const isList = isArray(node);
       for (const key in node) {
+        // An enumerable key planted on Object.prototype is not part of the arguments.
         if (!hasOwn(node, key)) continue;
         if (!first) total += 1;
         first = false;
+        // Past the limit, the visit below stops at once and answers true.
         if (!isList) total += stringTextLength(key, limit - total) + 1;
-        if (total > limit) return true;
         if (visit((node as { readonly [key: string]: CourseJsonValue })[key] as CourseJsonValue)) {
           return true;
         }

@@ -52,7 +52,7 @@ export function runReadyCall(
     if (settled) return false;
     settled = true;
     unwatch();
-    if (timer !== undefined) stopTimer(timer);
+    stopTimer(timer); // clearTimeout ignores undefined: no deadline, nothing to stop
     return true;
   };
   const cancel = (reason: unknown): void => {
@@ -64,7 +64,6 @@ export function runReadyCall(
 
   const onFulfilled = (output: unknown): void => {
     if (settled) return;
-    if (isAborted(signal)) return cancel(abortReason(signal));
     let serialized: SerializedOutput;
     try {
       serialized = serializeToolOutput(output);
@@ -73,7 +72,8 @@ export function runReadyCall(
       if (isRegisteredNonRecoverable(thrown)) return cancel(thrown);
       serialized = { ok: false, message: "Tool output could not be serialized" };
     }
-    // After output inspection.
+    // After output inspection (the serializer runs no user code, so this one
+    // check also covers an abort that came before the output did).
     if (isAborted(signal)) return cancel(abortReason(signal));
     if (!serialized.ok) return fail("TOOL_OUTPUT_SERIALIZATION_FAILED", serialized.message);
     if (settle()) resolve(toolResultMessage(call, serialized.content, false));
@@ -85,13 +85,13 @@ export function runReadyCall(
     fail("TOOL_EXECUTION_FAILED", describeThrown(thrown, "Tool execution failed"));
   };
 
-  const onTimeout = (): void => {
+  const onTimeout = (toolController: AbortController): void => {
     if (!settle()) return;
     const reason = new NativeDOMException(
       `Tool "${call.name}" did not finish within ${ready.timeoutMs} ms`,
       "TimeoutError",
     );
-    if (controller !== undefined) controllerAbort(controller, reason);
+    controllerAbort(toolController, reason);
     resolve(
       toolErrorResult(
         call,
@@ -106,9 +106,10 @@ export function runReadyCall(
     let toolSignal = signal;
     if (ready.timeoutMs !== undefined) {
       // The Tool gets its own signal: the deadline aborts it without aborting the run.
-      controller = new NativeAbortController();
-      toolSignal = controllerSignal(controller);
-      timer = startTimer(onTimeout, ready.timeoutMs);
+      const own = new NativeAbortController();
+      controller = own;
+      toolSignal = controllerSignal(own);
+      timer = startTimer(() => onTimeout(own), ready.timeoutMs);
     }
     let outcome: unknown;
     try {
@@ -138,8 +139,8 @@ export function runReadyCall(
     fail("TOOL_APPROVAL_FAILED", "Approval must answer true or false; the Tool did not run");
   };
   const onApprovalError = (thrown: unknown): void => {
+    // Every path below settles the call, which ends the wait for an answer too.
     if (answered || settled) return;
-    answered = true;
     if (isAborted(signal)) return cancel(abortReason(signal));
     if (isRegisteredNonRecoverable(thrown)) return cancel(thrown);
     const why = describeThrown(thrown, "the approval gate threw");

@@ -153,7 +153,7 @@ export function sealedRegExp(pattern: RegExp): RegExp {
 export const regExpTest = (pattern: RegExp, text: string): boolean =>
   ReflectApply(regExpTestMethod, pattern, [text]) as boolean;
 export const numberIsFinite = Number.isFinite;
-export const numberIsInteger = Number.isSafeInteger;
+export const isSafeInteger = Number.isSafeInteger;
 export const numberToString = (value: number): string => `${value}`;
 
 /** AbortSignal's own `aborted` and `reason`, read through the prototype getters. */

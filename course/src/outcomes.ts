@@ -10,11 +10,12 @@ const noop = (): void => {};
 
 /** Marks a native promise's rejection as handled; a throwing species lookup is swallowed. */
 export function observe(value: unknown): void {
-  if (!isNativePromise(value)) return;
+  // The captured `then` refuses anything but a native promise, before it reads
+  // anything: other values (thenables, Proxies, primitives) throw here unasked.
   try {
     promiseThen(value as Promise<unknown>, noop, noop);
   } catch {
-    // A hostile `constructor` getter can make `then` throw; nothing else to do.
+    // Not a native promise, or a hostile `constructor` getter made `then` throw: nothing to do.
   }
 }
 

@@ -14,6 +14,7 @@ import {
   hasOwn,
   isArray,
   isProxy,
+  isSafeInteger,
   mapGet,
   mapHas,
   mapIteratorNext,
@@ -21,7 +22,6 @@ import {
   mapSize,
   mapValues,
   NativeMap,
-  numberIsInteger,
 } from "./intrinsics.ts";
 import { type OwnField, readOwnField } from "./messages.ts";
 
@@ -50,7 +50,7 @@ function readBatchLength(batch: unknown): number {
   }
   const length = getOwnPropertyDescriptor(batch, "length");
   const value: unknown = length !== undefined && hasOwn(length, "value") ? length.value : undefined;
-  if (typeof value !== "number" || !numberIsInteger(value) || value < 0) {
+  if (typeof value !== "number" || !isSafeInteger(value) || value < 0) {
     throw contractError("INVALID_TOOL_BATCH", "Tool batch length is not readable");
   }
   return value;

@@ -14,7 +14,6 @@ import {
   getOwnPropertyDescriptor,
   getPrototypeOf,
   isProxy,
-  NativeDOMException,
   NativeSet,
   NativeWeakMap,
   setAdd,
@@ -44,13 +43,16 @@ const hubs = new NativeWeakMap<AbortSignal, Hub>();
 /** True for a genuine AbortSignal (the intrinsic getter's brand check), never running user code. */
 export function isAbortSignal(value: unknown): value is AbortSignal {
   // A Proxy would pass Node's brand check by forwarding it to its target: refuse it first.
-  if (typeof value !== "object" || value === null || isProxy(value)) return false;
+  if (isProxy(value)) return false;
+  let genuine = false;
   try {
+    // The brand check throws for anything else, primitives included.
     signalAborted(value as AbortSignal);
-    return true;
+    genuine = true;
   } catch {
-    return false;
+    // Not an AbortSignal: `genuine` stays false.
   }
+  return genuine;
 }
 
 /** Whether the signal has aborted, read through the intrinsic getter (an own override is ignored). */
@@ -58,24 +60,25 @@ export function isAborted(signal: AbortSignal): boolean {
   return signalAborted(signal);
 }
 
-/** The abort reason, by identity; a DOMException AbortError stands in for `undefined`. */
+/**
+ * The abort reason of an aborted signal, by identity, read through the
+ * intrinsic getter. Never `undefined`: `abort()` without a reason stores a
+ * DOMException AbortError (Node.js, Bun and Deno alike).
+ */
 export function abortReason(signal: AbortSignal): unknown {
-  const reason = signalReason(signal);
-  return reason === undefined
-    ? new NativeDOMException("This operation was aborted", "AbortError")
-    : reason;
+  return signalReason(signal);
 }
 
 /**
  * Whether `AbortSignal.any([signal])` would read only the truth: it reads the
- * public `aborted` and `reason`, so an own override or a swapped prototype
- * would decide what the relay believes.
+ * public `aborted`, so an own override or a swapped prototype could make the
+ * relay start out aborted, and it would never fire. (The relay's `reason` is
+ * never read: the listener reads the run's signal through the intrinsic.)
  */
 function isUntampered(signal: AbortSignal): boolean {
   return (
     getPrototypeOf(signal) === AbortSignalPrototype &&
-    getOwnPropertyDescriptor(signal, "aborted") === undefined &&
-    getOwnPropertyDescriptor(signal, "reason") === undefined
+    getOwnPropertyDescriptor(signal, "aborted") === undefined
   );
 }
 

@@ -72,30 +72,35 @@ export type ToolResultErrorCode =
   | "TOOL_APPROVAL_DENIED"
   | "TOOL_APPROVAL_FAILED";
 
-const ASYNC_VALIDATOR =
-  "Tool validator returned a Promise or thenable; validators must decide synchronously";
-const MALFORMED_DECISION =
-  "Tool validator must return { ok: true, value } or { ok: false, error: non-blank string }";
-
 type Decision =
   | { readonly kind: "valid"; readonly value: unknown }
   | { readonly kind: "refused"; readonly code: ToolResultErrorCode; readonly message: string }
   | { readonly kind: "threw"; readonly thrown: unknown };
 
-const refused = (code: ToolResultErrorCode, message: string): Decision => ({
-  kind: "refused",
-  code,
-  message,
-});
+function refused(code: ToolResultErrorCode, message: string): Decision {
+  return { kind: "refused", code, message };
+}
+
+function malformedDecision(): Decision {
+  return refused(
+    "TOOL_VALIDATION_FAILED",
+    "Tool validator must return { ok: true, value } or { ok: false, error: non-blank string }",
+  );
+}
 
 /** Reads a validator's decision from own fields; a Promise or thenable is refused, its rejection observed. */
 function inspectDecision(decision: unknown): Decision {
   if ((typeof decision !== "object" && typeof decision !== "function") || decision === null) {
-    return refused("TOOL_VALIDATION_FAILED", MALFORMED_DECISION);
+    return malformedDecision();
   }
-  if (isProxy(decision)) return refused("TOOL_VALIDATION_FAILED", MALFORMED_DECISION);
+  if (isProxy(decision)) return malformedDecision();
   try {
-    if (refuseIfAsync(decision)) return refused("TOOL_VALIDATION_FAILED", ASYNC_VALIDATOR);
+    if (refuseIfAsync(decision)) {
+      return refused(
+        "TOOL_VALIDATION_FAILED",
+        "Tool validator returned a Promise or thenable; validators must decide synchronously",
+      );
+    }
     const ok = readOwnField(decision, "ok");
     if (ok.found && ok.value === true) {
       const value = readOwnField(decision, "value");
@@ -109,7 +114,7 @@ function inspectDecision(decision: unknown): Decision {
   } catch (thrown) {
     return { kind: "threw", thrown };
   }
-  return refused("TOOL_VALIDATION_FAILED", MALFORMED_DECISION);
+  return malformedDecision();
 }
 
 /**
@@ -252,8 +257,8 @@ function prepareCall(
  */
 export function runPreparedToolCall(prepared: PreparedToolCall): Promise<CourseToolResultMessage> {
   return new NativePromise<CourseToolResultMessage>((resolve, reject) => {
-    const next =
-      typeof prepared === "object" && prepared !== null ? weakMapGet(pending, prepared) : undefined;
+    // A WeakMap answers undefined for a primitive key: no type check needed.
+    const next = weakMapGet(pending, prepared);
     if (next === undefined) {
       return reject(
         contractError("INVALID_TOOL_CALL", "not a prepared Tool call, or it already ran"),

@@ -8,37 +8,14 @@ import {
   type CourseToolCall,
   type CourseToolResultMessage,
   ToolContractError,
-  ToolRegistry,
+  type ToolRegistry,
 } from "../../course/src/index.ts";
+import { freeze, NativePromise, signalAborted } from "../../course/src/intrinsics.ts";
+import { isToolRegistry } from "../../course/src/registry.ts";
+import { abortReason, isAbortSignal } from "../../course/src/signals.ts";
 import { snapshotRoundCalls } from "./round-calls.ts";
-import { freeze, getterOf, isProxy, NativePromise, signalAborted } from "./round-intrinsics.ts";
 import { type RoundSettings, readRoundOptions, type ToolRoundOptions } from "./round-options.ts";
-import { abortReason, ToolRound } from "./round-runner.ts";
-
-// The public `size` getter reads a private field: applied to anything that is
-// not a real ToolRegistry it throws, without running user code.
-const registrySize = getterOf<ToolRegistry, number>(ToolRegistry.prototype, "size");
-
-function isToolRegistry(value: unknown): value is ToolRegistry {
-  if (typeof value !== "object" || value === null || isProxy(value)) return false;
-  try {
-    registrySize(value as ToolRegistry);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function isAbortSignal(value: unknown): value is AbortSignal {
-  if (typeof value !== "object" || value === null || isProxy(value)) return false;
-  try {
-    // The intrinsic getter's brand check: an impostor throws.
-    signalAborted(value as AbortSignal);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { ToolRound } from "./round-runner.ts";
 
 /**
  * Runs one round of Tool calls and resolves with a frozen array of frozen,

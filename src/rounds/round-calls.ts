@@ -19,8 +19,8 @@ import {
   mapGet,
   mapSet,
   NativeMap,
-  store,
-} from "./round-intrinsics.ts";
+} from "../../course/src/intrinsics.ts";
+import { store } from "./round-intrinsics.ts";
 
 function invalid(message: string, cause?: unknown): never {
   throw cause === undefined

@@ -7,50 +7,7 @@ import {
   ToolRegistry,
 } from "../../course/src/index.ts";
 import { executeToolCalls } from "./index.ts";
-
-const call = (id: string, name = "work", args: Record<string, unknown> = {}): CourseToolCall =>
-  ({ type: "toolCall", id, name, arguments: args }) as CourseToolCall;
-const accept = (input: unknown) => ({ ok: true as const, value: input });
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** Waits, turn by turn (never by the clock), until `condition` holds. */
-async function until(condition: () => boolean): Promise<void> {
-  for (let turn = 0; turn < 1000; turn += 1) {
-    if (condition()) return;
-    await nextTurn();
-  }
-  throw new Error("the awaited condition never held");
-}
-
-/** A "work" Tool whose calls each wait for the test to release them by id. */
-function gatedTools() {
-  const gates = new Map<string, (value: unknown) => void>();
-  const signals = new Map<string, AbortSignal>();
-  const started: string[] = [];
-  const ended: string[] = [];
-  const validated: string[] = [];
-  const work = defineTool({
-    name: "work",
-    description: "Waits for its gate.",
-    validate: (input) => {
-      validated.push(JSON.stringify(input));
-      return accept(input);
-    },
-    execute: async (_input, { signal, toolCallId }) => {
-      started.push(toolCallId);
-      signals.set(toolCallId, signal);
-      const value = await new Promise((resolve) => gates.set(toolCallId, resolve));
-      ended.push(toolCallId);
-      return value;
-    },
-  });
-  const release = async (id: string, value: unknown = id) => {
-    await until(() => gates.has(id));
-    gates.get(id)?.(value);
-    await until(() => ended.includes(id));
-  };
-  return { registry: new ToolRegistry([work]), signals, started, ended, validated, release };
-}
+import { accept, call, gatedTools, nextTurn, until } from "./round-test-support.ts";
 
 describe("cancellation", () => {
   test("a run abort mid-round reaches every running Tool and rejects with the run's reason", async () => {

@@ -1,42 +1,7 @@
 import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, test } from "vitest";
-import { type CourseToolCall, defineTool, ToolRegistry } from "../../course/src/index.ts";
 import { executeToolCalls, ROUND_LISTENER_WARNING, type ToolRoundEvent } from "./index.ts";
-
-const call = (id: string, name = "work"): CourseToolCall =>
-  ({ type: "toolCall", id, name, arguments: {} }) as CourseToolCall;
-const accept = (input: unknown) => ({ ok: true as const, value: input });
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let turn = 0; turn < 1000; turn += 1) {
-    if (condition()) return;
-    await nextTurn();
-  }
-  throw new Error("the awaited condition never held");
-}
-
-/** A "work" Tool whose calls each wait for the test to release them by id. */
-function gatedTools() {
-  const gates = new Map<string, () => void>();
-  const ended: string[] = [];
-  const work = defineTool({
-    name: "work",
-    description: "Waits for its gate.",
-    validate: accept,
-    execute: async (_input, { toolCallId }) => {
-      await new Promise<void>((resolve) => gates.set(toolCallId, resolve));
-      ended.push(toolCallId);
-      return toolCallId;
-    },
-  });
-  const release = async (id: string) => {
-    await until(() => gates.has(id));
-    gates.get(id)?.();
-    await until(() => ended.includes(id));
-  };
-  return { registry: new ToolRegistry([work]), gates, ended, release };
-}
+import { call, echoTools, gatedTools, nextTurn, until } from "./round-test-support.ts";
 
 const label = (event: ToolRoundEvent): string =>
   `${event.type === "tool.started" ? "started" : "finished"} ${event.call.id}`;
@@ -81,16 +46,8 @@ describe("event order", () => {
 
   test("events are frozen and tool.finished carries exactly the returned message", async () => {
     const events: ToolRoundEvent[] = [];
-    const registry = new ToolRegistry([
-      defineTool({
-        name: "work",
-        description: "Echoes.",
-        validate: accept,
-        execute: async () => "ok",
-      }),
-    ]);
     const results = await executeToolCalls(
-      registry,
+      echoTools(),
       [call("a"), call("nope", "missing")],
       new AbortController().signal,
       { onEvent: (event) => void events.push(event) },
@@ -153,21 +110,11 @@ describe("listener failures", () => {
     warnings.length = 0;
   });
 
-  const echo = () =>
-    new ToolRegistry([
-      defineTool({
-        name: "work",
-        description: "Echoes.",
-        validate: accept,
-        execute: async () => "ok",
-      }),
-    ]);
-
   test("a throwing listener is reported once per throw through onEventError and never becomes a result", async () => {
     const thrown: unknown[] = [];
     const reported: Array<[unknown, string]> = [];
     const results = await executeToolCalls(
-      echo(),
+      echoTools(),
       [call("a"), call("b")],
       new AbortController().signal,
       {
@@ -195,7 +142,7 @@ describe("listener failures", () => {
   test("an async listener's rejection is reported once", async () => {
     const reported: unknown[] = [];
     const rejection = new Error("async listener failed");
-    await executeToolCalls(echo(), [call("a")], new AbortController().signal, {
+    await executeToolCalls(echoTools(), [call("a")], new AbortController().signal, {
       onEvent: async (event) => {
         if (event.type === "tool.finished") throw rejection;
       },
@@ -209,7 +156,7 @@ describe("listener failures", () => {
   test("without onEventError each listener error becomes one process warning with the error as cause", async () => {
     process.on("warning", onWarning);
     const error = new Error("listener broke");
-    await executeToolCalls(echo(), [call("a")], new AbortController().signal, {
+    await executeToolCalls(echoTools(), [call("a")], new AbortController().signal, {
       onEvent: (event) => {
         if (event.type === "tool.started") throw error;
       },
@@ -224,7 +171,7 @@ describe("listener failures", () => {
   test("an onEventError that throws is itself reported as a process warning", async () => {
     process.on("warning", onWarning);
     const reporterError = new Error("reporter broke");
-    const results = await executeToolCalls(echo(), [call("a")], new AbortController().signal, {
+    const results = await executeToolCalls(echoTools(), [call("a")], new AbortController().signal, {
       onEvent: (event) => {
         if (event.type === "tool.finished") throw new Error("listener broke");
       },

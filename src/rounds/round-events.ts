@@ -10,13 +10,12 @@ import type { CourseToolCall, CourseToolResultMessage } from "../../course/src/i
 import {
   apply,
   defineProperty,
-  emitWarning,
   freeze,
   isNativePromise,
   NativeError,
   promiseThen,
-  store,
-} from "./round-intrinsics.ts";
+} from "../../course/src/intrinsics.ts";
+import { emitWarning, store } from "./round-intrinsics.ts";
 
 /**
  * A call's turn has come: it is about to go through approval and `execute`
@@ -113,9 +112,10 @@ export function reportListenerErrorAsWarning(error: unknown, event: ToolRoundEve
 
 /** Watches a native promise's rejection; a hostile `constructor` getter is survived. */
 function onRejection(value: unknown, report: (reason: unknown) => void): void {
+  // The core's check is a plain boolean, not a type guard: the cast below rests on it.
   if (!isNativePromise(value)) return;
   try {
-    promiseThen(value, () => {}, report);
+    promiseThen(value as Promise<unknown>, () => {}, report);
   } catch {
     // Only a tampered promise gets here; its rejection surfaces as unhandled, not silently.
   }

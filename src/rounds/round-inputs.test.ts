@@ -7,9 +7,7 @@ import {
   ToolRegistry,
 } from "../../course/src/index.ts";
 import { executeToolCalls, type ToolRoundOptions } from "./index.ts";
-
-const call = (id: string, name = "work"): CourseToolCall =>
-  ({ type: "toolCall", id, name, arguments: {} }) as CourseToolCall;
+import { accept, call } from "./round-test-support.ts";
 
 /** A registry whose one Tool counts validations and executions. */
 function counted() {
@@ -20,7 +18,7 @@ function counted() {
       description: "Counts.",
       validate: (input) => {
         counts.validate += 1;
-        return { ok: true as const, value: input };
+        return accept(input);
       },
       execute: async () => {
         counts.execute += 1;
@@ -67,6 +65,7 @@ describe("options", () => {
     ["maxArgumentCharacters NaN", { maxArgumentCharacters: Number.NaN }],
     ["timeoutMs 0", { timeoutMs: 0 }],
     ["timeoutMs NaN", { timeoutMs: Number.NaN }],
+    ["timeoutMs longer than a timer holds", { timeoutMs: 2_147_483_648 }],
     ["approve not a function", { approve: true as unknown as () => boolean }],
     ["onEvent not a function", { onEvent: "log" as unknown as () => void }],
     ["onEventError not a function", { onEventError: {} as unknown as () => void }],

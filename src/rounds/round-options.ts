@@ -5,9 +5,11 @@
  * else happens; a bad value is the host's mistake, never a model-visible result.
  */
 
+import { deadlineRule, isDeadline } from "../../course/src/call-options.ts";
 import { type ToolCallOptions, ToolContractError } from "../../course/src/index.ts";
+import { freeze, isProxy, isSafeInteger, reflectGet } from "../../course/src/intrinsics.ts";
 import type { ToolRoundEventErrorHandler, ToolRoundEventListener } from "./round-events.ts";
-import { freeze, isProxy, isSafeInteger, reflectGet, store } from "./round-intrinsics.ts";
+import { store } from "./round-intrinsics.ts";
 
 /**
  * Options for one round of Tool calls. Every field is optional.
@@ -69,11 +71,8 @@ function readTimeout(value: unknown): ToolCallOptions["timeoutMs"] {
   if (value === undefined || typeof value === "function") {
     return value as ToolCallOptions["timeoutMs"];
   }
-  // `> 0` is false for NaN; Infinity means no deadline.
-  if (typeof value === "number" && value > 0) return value;
-  return invalid(
-    "timeoutMs must be a positive number of milliseconds, or a function returning one",
-  );
+  if (isDeadline(value)) return value;
+  return invalid(`${deadlineRule("timeoutMs")}, or a function returning one`);
 }
 
 const FIELDS = [

@@ -12,30 +12,20 @@ import {
   runPreparedToolCall,
   type ToolRegistry,
 } from "../../course/src/index.ts";
-import { RoundBudget } from "./round-budget.ts";
-import { finishedEvent, RoundEvents, startedEvent } from "./round-events.ts";
 import {
   addEventListener,
   controllerAbort,
   controllerSignal,
   freeze,
   NativeAbortController,
-  NativeDOMException,
   promiseThen,
-  removeEventListener,
   signalAborted,
-  signalReason,
-  store,
-} from "./round-intrinsics.ts";
+} from "../../course/src/intrinsics.ts";
+import { abortReason } from "../../course/src/signals.ts";
+import { RoundBudget } from "./round-budget.ts";
+import { finishedEvent, RoundEvents, startedEvent } from "./round-events.ts";
+import { removeEventListener, store } from "./round-intrinsics.ts";
 import type { RoundSettings } from "./round-options.ts";
-
-/** The signal's reason by identity; a DOMException AbortError stands in for `undefined`. */
-export function abortReason(signal: AbortSignal): unknown {
-  const reason = signalReason(signal);
-  return reason === undefined
-    ? new NativeDOMException("This operation was aborted", "AbortError")
-    : reason;
-}
 
 /** Everything a round needs, checked and snapshotted by `executeToolCalls`. */
 export interface RoundInput {

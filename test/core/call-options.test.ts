@@ -1,7 +1,9 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, test, vi } from "vitest";
+import { jsonTextExceeds } from "../../course/src/call-options.ts";
 import {
   type CourseToolCall,
+  type CourseToolResultMessage,
   defineTool,
   executeToolCall,
   NonRecoverableToolError,
@@ -10,19 +12,15 @@ import {
   ToolContractError,
   ToolRegistry,
 } from "../../course/src/index.ts";
+import type { CourseJsonValue } from "../../course/src/protocol.ts";
+import { accept, workRegistry } from "./support/work-tool.ts";
 
 const call = (name: string, args: Record<string, unknown> = {}, id = `call-${name}`) =>
   ({ type: "toolCall", id, name, arguments: args }) as CourseToolCall;
 
-const accept = (input: unknown) => ({ ok: true as const, value: input });
-
-function registryWith(
+const registryWith = (
   execute: (input: unknown, context: { signal: AbortSignal }) => Promise<unknown>,
-) {
-  return new ToolRegistry([
-    defineTool({ name: "work", description: "Does work.", validate: accept, execute }),
-  ]);
-}
+) => workRegistry(execute);
 
 describe("timeoutMs", () => {
   test("a Tool that ignores its signal past the deadline yields TOOL_TIMEOUT and sees a TimeoutError", async () => {
@@ -41,6 +39,41 @@ describe("timeoutMs", () => {
     expect((seen as DOMException).name).toBe("TimeoutError");
     expect(run.signal.aborted).toBe(false);
     expect(getEventListeners(run.signal, "abort")).toHaveLength(0);
+  });
+
+  // Counted through Node's list of active handles: a deadline timer left running
+  // changes no result, it only holds the process open until the deadline passes.
+  const activeTimers = (): number =>
+    process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
+
+  test.each([
+    ["returns", async () => "done"],
+    [
+      "throws",
+      async () => {
+        throw new Error("broken");
+      },
+    ],
+  ])("the deadline timer is stopped when the Tool %s in time", async (_label, execute) => {
+    const registry = registryWith(execute);
+    const before = activeTimers();
+    const pending = executeToolCall(registry, call("work"), new AbortController().signal, {
+      timeoutMs: 60_000,
+    });
+    expect(activeTimers()).toBe(before + 1);
+    await pending;
+    expect(activeTimers()).toBe(before);
+  });
+
+  test("the deadline timer is stopped when the run is cancelled", async () => {
+    const run = new AbortController();
+    const registry = registryWith(() => new Promise(() => {}));
+    const before = activeTimers();
+    const pending = executeToolCall(registry, call("work"), run.signal, { timeoutMs: 60_000 });
+    expect(activeTimers()).toBe(before + 1);
+    run.abort(new Error("stop"));
+    await expect(pending).rejects.toThrow("stop");
+    expect(activeTimers()).toBe(before);
   });
 
   test("the deadline can depend on the Tool's name, and undefined means none", async () => {
@@ -70,14 +103,59 @@ describe("timeoutMs", () => {
     expect(toolSawReason).toBe(reason);
   });
 
-  test.each([0, -1, Number.NaN, "5"])("refuses timeoutMs %s as INVALID_TOOL_CALL", async (bad) => {
-    const registry = registryWith(async () => "never");
-    const error = await executeToolCall(registry, call("work"), new AbortController().signal, {
-      timeoutMs: bad as number,
-    }).catch((thrown: unknown) => thrown);
-    expect(error).toBeInstanceOf(ToolContractError);
-    expect((error as ToolContractError).code).toBe("INVALID_TOOL_CALL");
+  test.each([0, -1, Number.NaN, "5", 2_147_483_648, Number.MAX_VALUE])(
+    "refuses timeoutMs %s as INVALID_TOOL_CALL, plain or from a function",
+    async (bad) => {
+      const execute = vi.fn(async () => "never");
+      const registry = registryWith(execute);
+      for (const timeoutMs of [bad, () => bad]) {
+        const error = await executeToolCall(registry, call("work"), new AbortController().signal, {
+          timeoutMs: timeoutMs as number,
+        }).catch((thrown: unknown) => thrown);
+        expect(error).toBeInstanceOf(ToolContractError);
+        expect((error as ToolContractError).code).toBe("INVALID_TOOL_CALL");
+      }
+      expect(execute).not.toHaveBeenCalled();
+    },
+  );
+
+  // A timer holds at most 2^31 - 1 ms; Infinity or a longer delay handed to it
+  // would fire after 1 ms, so these must mean "the Tool's whole run".
+  test.each([
+    ["Infinity", Number.POSITIVE_INFINITY],
+    ["a function answering Infinity", () => Number.POSITIVE_INFINITY],
+    ["the longest deadline a timer holds", 2_147_483_647],
+    ["a function answering the longest deadline", () => 2_147_483_647],
+  ])("%s lets a Tool take its time", async (_label, timeoutMs) => {
+    const registry = registryWith(() => new Promise((done) => setTimeout(() => done("slow"), 30)));
+    const result = await executeToolCall(registry, call("work"), new AbortController().signal, {
+      timeoutMs,
+    });
+    expect(result.isError).toBe(false);
+    expect(result.content).toBe('"slow"');
   });
+});
+
+test("a timeoutMs function that throws rejects INVALID_TOOL_CALL with the thrown value as its cause", async () => {
+  const thrown = new Error("no deadline today");
+  const execute = vi.fn(async () => "ran");
+  const pending = executeToolCall(
+    registryWith(execute),
+    call("work"),
+    new AbortController().signal,
+    {
+      timeoutMs: () => {
+        throw thrown;
+      },
+    },
+  );
+  const error = await pending.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(ToolContractError);
+  expect((error as ToolContractError).cause).toBe(thrown);
+  expect(execute).not.toHaveBeenCalled();
 });
 
 describe("approve", () => {
@@ -168,6 +246,33 @@ describe("maxArgumentCharacters", () => {
     if (refused) expect(JSON.parse(result.content).error.code).toBe("TOOL_ARGUMENTS_INVALID");
   });
 
+  test("an enumerable key planted on Object.prototype is not counted", async () => {
+    const validate = vi.fn(accept);
+    const registry = new ToolRegistry([
+      defineTool({ name: "work", description: "Does work.", validate, execute: async () => "ok" }),
+    ]);
+    const args = { text: "abc" };
+    const budget = JSON.stringify(args).length;
+    // Planted only while the boundary runs: the test's own assertions come after.
+    Object.defineProperty(Object.prototype, "planted", {
+      value: "x".repeat(100),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    let result: CourseToolResultMessage;
+    try {
+      result = await executeToolCall(registry, call("work", args), new AbortController().signal, {
+        maxArgumentCharacters: budget,
+      });
+    } finally {
+      delete (Object.prototype as { planted?: unknown }).planted;
+    }
+    expect(result.isError).toBe(false);
+    expect(validate).toHaveBeenCalledTimes(1);
+    expect("planted" in {}).toBe(false);
+  });
+
   test("a DAG of shared references is measured with work bounded by the budget", async () => {
     let node: Record<string, unknown> = { leaf: "x" };
     for (let level = 0; level < 40; level += 1) node = { a: node, b: node };
@@ -227,5 +332,41 @@ describe("prepareToolCall and runPreparedToolCall", () => {
       '{"error":{"code":"TOOL_NOT_FOUND","message":"Unknown Tool \\"nope\\""}}',
     );
     await expect(runPreparedToolCall(prepared)).resolves.toBe(prepared.result);
+  });
+});
+
+describe("the argument budget counts what JSON.stringify writes", () => {
+  // Exact at the limit and one below it: a count off by one either way fails.
+  const expectExactCount = (value: CourseJsonValue): void => {
+    const length = JSON.stringify(value).length;
+    expect(jsonTextExceeds(value, length)).toBe(false);
+    expect(jsonTextExceeds(value, length - 1)).toBe(true);
+  };
+
+  test("every UTF-16 code unit alone, as a value and as a key, at the end of the text", () => {
+    let checked = 0;
+    for (let unit = 0; unit <= 0xffff; unit += 1) {
+      const text = String.fromCharCode(unit);
+      expectExactCount(text);
+      expectExactCount({ [text]: 1 });
+      checked += 1;
+    }
+    expect(checked).toBe(0x10000);
+  });
+
+  // The surrogate ranges' edges, paired and unpaired, in both orders.
+  const edges = [0xd7ff, 0xd800, 0xdbff, 0xdc00, 0xdfff, 0xe000];
+  const hex = (unit: number): string => unit.toString(16);
+  const pairs = edges.flatMap((first) =>
+    edges.map((second) => ({ first, second, label: `${hex(first)} ${hex(second)}` })),
+  );
+  test("the list of surrogate edge pairs is not empty", () => {
+    expect(pairs.length).toBe(36);
+  });
+  test.each(pairs)("the code units $label, alone and between letters", ({ first, second }) => {
+    const pair = String.fromCharCode(first, second);
+    expectExactCount(pair);
+    expectExactCount(`a${pair}b`);
+    expectExactCount([pair, pair]);
   });
 });

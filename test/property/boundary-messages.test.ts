@@ -67,16 +67,22 @@ describe("host-visible INVALID_TOOL_CALL messages", () => {
 describe("invalid per-call options", () => {
   test.each([
     ["options that are not an object", 5, "Tool call options must be a plain object"],
+    ["options that are null", null, "Tool call options must be a plain object"],
     ["options that are a Proxy", new Proxy({}, {}), "Tool call options must be a plain object"],
     [
       "a zero timeoutMs",
       { timeoutMs: 0 },
-      "timeoutMs must be a positive number of milliseconds, or a function returning one",
+      "timeoutMs must be a positive number of milliseconds, at most 2147483647 (Infinity for none), or a function returning one",
+    ],
+    [
+      "a timeoutMs longer than a timer holds",
+      { timeoutMs: 2_147_483_648 },
+      "timeoutMs must be a positive number of milliseconds, at most 2147483647 (Infinity for none), or a function returning one",
     ],
     [
       "a string timeoutMs",
       { timeoutMs: "5" },
-      "timeoutMs must be a positive number of milliseconds, or a function returning one",
+      "timeoutMs must be a positive number of milliseconds, at most 2147483647 (Infinity for none), or a function returning one",
     ],
     ["an approve that is not a function", { approve: true }, "approve must be a function"],
     [
@@ -106,7 +112,7 @@ describe("invalid per-call options", () => {
     [
       "a timeoutMs function answering -1",
       { timeoutMs: () => -1 },
-      'timeoutMs for Tool "probe" must be a positive number of milliseconds',
+      'timeoutMs for Tool "probe" must be a positive number of milliseconds, at most 2147483647 (Infinity for none)',
     ],
   ])("rejects %s as INVALID_TOOL_CALL before the Tool runs", async (_label, options, message) => {
     const { registry, calls } = probeRegistry(accept, async () => 1);
