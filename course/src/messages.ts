@@ -17,6 +17,7 @@ import {
   mapGet,
   mapSet,
   NativeMap,
+  NativeTypeError,
   NativeWeakSet,
   numberIsFinite,
   ObjectPrototype,
@@ -59,6 +60,9 @@ export function toolResultMessage(
   });
 }
 
+const ERROR_RESULT_UNWRITABLE =
+  '{"error":{"code":"TOOL_OUTPUT_SERIALIZATION_FAILED","message":"the error result could not be written"}}';
+
 /**
  * Builds a linked, frozen error result whose content is
  * `{"error":{"code":…,"message":…}}`, written by the bounded serializer (so a
@@ -73,9 +77,15 @@ export function toolErrorResult(
   code: string,
   message: string,
 ): CourseToolResultMessage {
+  // A host's mistake, refused before anything is read: a non-string (a Proxy,
+  // say) would otherwise be turned into text by running its code.
+  if (typeof code !== "string" || typeof message !== "string") {
+    throw new NativeTypeError("toolErrorResult needs a string code and a string message");
+  }
   const serialized = serializeToolOutput({ error: { code, message } });
-  // Two plain strings always serialize; the fallback only guards a defect.
-  const content = serialized.ok ? serialized.content : `{"error":{"code":"${code}"}}`;
+  // Two strings always serialize (a long one is cut at the marker); the constant
+  // fallback only guards a defect, and interpolates nothing.
+  const content = serialized.ok ? serialized.content : ERROR_RESULT_UNWRITABLE;
   return toolResultMessage(toolCall, content, true);
 }
 

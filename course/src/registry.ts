@@ -11,10 +11,8 @@ import { contractError } from "./errors.ts";
 import {
   freeze,
   getOwnPropertyDescriptor,
-  hasOwn,
   isArray,
   isProxy,
-  isSafeInteger,
   mapGet,
   mapHas,
   mapIteratorNext,
@@ -45,15 +43,14 @@ function readBatchEntry(batch: readonly unknown[], index: number): unknown {
 }
 
 function readBatchLength(batch: unknown): number {
-  if (typeof batch !== "object" || batch === null || isProxy(batch) || !isArray(batch)) {
+  // isProxy first: Array.isArray looks through a Proxy. Array.isArray alone then
+  // refuses primitives, null, functions and every other non-array.
+  if (isProxy(batch) || !isArray(batch)) {
     throw contractError("INVALID_TOOL_BATCH", "Tool batch must be an array (not a Proxy)");
   }
-  const length = getOwnPropertyDescriptor(batch, "length");
-  const value: unknown = length !== undefined && hasOwn(length, "value") ? length.value : undefined;
-  if (typeof value !== "number" || !isSafeInteger(value) || value < 0) {
-    throw contractError("INVALID_TOOL_BATCH", "Tool batch length is not readable");
-  }
-  return value;
+  // A real array's `length` is an own, non-configurable data property holding
+  // an integer: reading it runs no code, whatever realm or subclass it is from.
+  return (batch as readonly unknown[]).length;
 }
 
 /**

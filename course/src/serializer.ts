@@ -164,7 +164,7 @@ class Walk {
         return this.string(value);
       case "number":
         if (!numberIsFinite(value)) return this.append("null", 4);
-        if (value === 0) return this.append("0", 1); // -0 too
+        // No case of its own for -0: a template literal writes it as "0" already.
         return this.literal(`${value}`);
       case "boolean":
         return value ? this.append("true", 4) : this.append("false", 5);

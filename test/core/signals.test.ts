@@ -7,25 +7,17 @@ import { describe, expect, test } from "vitest";
 import { executeToolCall } from "../../course/src/index.ts";
 import { isAbortSignal } from "../../course/src/signals.ts";
 import { exposeGc, settleHeap } from "../soak/support.ts";
+import { countingHandler } from "./support/hostile.ts";
 import { workCall as call, workRegistry as registryWith } from "./support/work-tool.ts";
 
 const nextTurn = () => new Promise((wake) => setTimeout(wake, 0));
 
 describe("isAbortSignal", () => {
   test("refuses a Proxy around a genuine AbortSignal without running a trap", () => {
-    let traps = 0;
-    const counting = new Proxy(
-      {},
-      {
-        get: () => {
-          traps += 1;
-          return undefined;
-        },
-      },
-    );
+    const { handler: counting, traps } = countingHandler();
     const proxy = new Proxy(new AbortController().signal, counting as ProxyHandler<AbortSignal>);
     expect(isAbortSignal(proxy)).toBe(false);
-    expect(traps).toBe(0);
+    expect(traps()).toBe(0);
   });
 
   test.each([
