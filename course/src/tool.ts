@@ -29,7 +29,13 @@ import {
   weakMapGet,
   weakMapSet,
 } from "./intrinsics.ts";
-import { isNonBlankString, readOwnField, snapshotToolCall, toolErrorResult } from "./messages.ts";
+import {
+  isNonBlankString,
+  MISSING,
+  readOwnValue,
+  snapshotToolCall,
+  toolErrorResult,
+} from "./messages.ts";
 import { refuseIfAsync } from "./outcomes.ts";
 import type { CourseToolCall, CourseToolResultMessage } from "./protocol.ts";
 import { isToolRegistry, lookupTool, type ToolRegistry } from "./registry.ts";
@@ -101,15 +107,14 @@ function inspectDecision(decision: unknown): Decision {
         "Tool validator returned a Promise or thenable; validators must decide synchronously",
       );
     }
-    const ok = readOwnField(decision, "ok");
-    if (ok.found && ok.value === true) {
-      const value = readOwnField(decision, "value");
-      if (value.found) return { kind: "valid", value: value.value };
-    } else if (ok.found && ok.value === false) {
-      const error = readOwnField(decision, "error");
-      if (error.found && isNonBlankString(error.value)) {
-        return refused("TOOL_ARGUMENTS_INVALID", error.value);
-      }
+    // Each field read once, own fields only; MISSING (a symbol) is neither a boolean nor a string.
+    const ok = readOwnValue(decision, "ok");
+    if (ok === true) {
+      const value = readOwnValue(decision, "value");
+      if (value !== MISSING) return { kind: "valid", value };
+    } else if (ok === false) {
+      const error = readOwnValue(decision, "error");
+      if (isNonBlankString(error)) return refused("TOOL_ARGUMENTS_INVALID", error);
     }
   } catch (thrown) {
     return { kind: "threw", thrown };

@@ -2,28 +2,20 @@
  * `toolbound call`, through the built binary: one call as an argument, JSON
  * Lines on standard input, bad input, and Ctrl-C while a call is in flight.
  */
-import { rmSync } from "node:fs";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   EXAMPLES,
-  ensureBuilt,
   finished,
   lineOn,
   lines,
   run,
   start,
-  writeFixtures,
+  useBuiltFixtures,
 } from "./cli-test-support.ts";
 
-let fixtures = "";
-beforeAll(async () => {
-  await ensureBuilt();
-  fixtures = writeFixtures();
-}, 180_000);
-afterAll(() => rmSync(fixtures, { recursive: true, force: true }));
+const fixture = useBuiltFixtures();
 
-const probe = (): string => join(fixtures, "probe.mjs");
+const probe = (): string => fixture("probe.mjs");
 
 describe.concurrent("one call as an argument", { timeout: 60_000 }, () => {
   test("prints the linked result message as one JSON line and exits 0", async () => {

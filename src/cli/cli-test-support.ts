@@ -17,6 +17,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterAll, beforeAll } from "vitest";
 
 /** The repository root (this file sits in `src/cli`). */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -261,4 +262,22 @@ export function writeFixtures(): string {
     writeFileSync(join(directory, name), source);
   }
   return directory;
+}
+
+/**
+ * For a test file: builds the package once before its tests, writes the
+ * fixtures, and removes them afterwards. Answers the path of one fixture.
+ *
+ * @example
+ * const fixture = useBuiltFixtures();
+ * await run(["list", fixture("probe.mjs")]);
+ */
+export function useBuiltFixtures(): (file: string) => string {
+  let fixtures = "";
+  beforeAll(async () => {
+    await ensureBuilt();
+    fixtures = writeFixtures();
+  }, 180_000);
+  afterAll(() => rmSync(fixtures, { recursive: true, force: true }));
+  return (file) => join(fixtures, file);
 }

@@ -2,20 +2,15 @@
  * `toolbound list`, loading tools modules, `--help` and `--version`, through
  * the built binary; and that `call` and `list` never load the MCP SDK.
  */
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { ToolRegistry } from "../../course/src/index.ts";
 import examples from "../../examples/tools.ts";
 import { type ProviderFormat, toProviderTools } from "../schema/index.ts";
-import { EXAMPLES, ensureBuilt, lines, ROOT, run, writeFixtures } from "./cli-test-support.ts";
+import { EXAMPLES, lines, ROOT, run, useBuiltFixtures } from "./cli-test-support.ts";
 
-let fixtures = "";
-beforeAll(async () => {
-  await ensureBuilt();
-  fixtures = writeFixtures();
-}, 180_000);
-afterAll(() => rmSync(fixtures, { recursive: true, force: true }));
+const fixture = useBuiltFixtures();
 
 const FORMATS: readonly ProviderFormat[] = [
   "openai-chat",
@@ -36,7 +31,7 @@ describe.concurrent("toolbound list", { timeout: 60_000 }, () => {
   });
 
   test("lists a Tool without parameters with the empty-object schema", async () => {
-    const { stdout } = await run(["list", join(fixtures, "probe.mjs")]);
+    const { stdout } = await run(["list", fixture("probe.mjs")]);
     const probe = (JSON.parse(stdout) as { name: string; parameters: unknown }[]).find(
       (tool) => tool.name === "probe",
     );
@@ -64,7 +59,7 @@ describe.concurrent("tools modules", { timeout: 60_000 }, () => {
     ["a ToolRegistry", "registry.mjs"],
     ["a ToolRegistry from another copy of toolbound", "foreign-registry.mjs"],
   ])("accepts %s as the default export", async (_label, file) => {
-    const { code, stdout } = await run(["list", join(fixtures, file)]);
+    const { code, stdout } = await run(["list", fixture(file)]);
     expect(code).toBe(0);
     expect(JSON.parse(stdout).map((tool: { name: string }) => tool.name)).toEqual([
       "add",
@@ -100,7 +95,7 @@ describe.concurrent("tools modules", { timeout: 60_000 }, () => {
   ])(
     "refuses %s (toolbound %s) with one line on stderr and exit 1",
     async (_label, command, file, message) => {
-      const { code, stdout, stderr } = await run([command, join(fixtures, file)]);
+      const { code, stdout, stderr } = await run([command, fixture(file)]);
       expect(code).toBe(1);
       expect(stdout).toBe("");
       expect(lines(stderr)).toHaveLength(1);

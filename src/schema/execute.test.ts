@@ -24,6 +24,20 @@ const call = (name: string, args: Record<string, unknown>): CourseToolCall => ({
 const run = (tool: AnyCourseTool, args: Record<string, unknown>) =>
   executeToolCall(new ToolRegistry([tool]), call(tool.name, args), new AbortController().signal);
 
+/** Runs an empty call through a Tool made from `schema`: the result's error code, and the Tool's `execute` spy. */
+async function runWithSchema(schema: StandardSchemaV1) {
+  const execute = vi.fn(async () => ({}));
+  const tool = schemaTool({
+    name: "t",
+    description: "T.",
+    schema,
+    parameters: { type: "object" },
+    execute,
+  });
+  const result = await run(tool, {});
+  return { code: JSON.parse(result.content).error?.code as string | undefined, execute };
+}
+
 type Case = readonly [string, (execute: (input: unknown) => Promise<unknown>) => AnyCourseTool];
 
 const valibotSchema = v.strictObject({ left: v.number(), right: v.number() });
@@ -133,16 +147,8 @@ describe("schema Tools through executeToolCall", () => {
         },
       },
     };
-    const execute = vi.fn(async () => ({}));
-    const tool = schemaTool({
-      name: "t",
-      description: "T.",
-      schema,
-      parameters: { type: "object" },
-      execute,
-    });
-    const result = await run(tool, {});
-    expect(JSON.parse(result.content).error.code).toBe("TOOL_VALIDATION_FAILED");
+    const { code, execute } = await runWithSchema(schema);
+    expect(code).toBe("TOOL_VALIDATION_FAILED");
     expect(rejections).toBe(1);
     expect(execute).not.toHaveBeenCalled();
     // The fail-on-unhandled setup fails this test if the rejection escaped.
@@ -164,16 +170,8 @@ describe("schema Tools through executeToolCall", () => {
           }) as never,
       },
     };
-    const execute = vi.fn(async () => ({}));
-    const tool = schemaTool({
-      name: "t",
-      description: "T.",
-      schema,
-      parameters: { type: "object" },
-      execute,
-    });
-    const result = await run(tool, {});
-    expect(JSON.parse(result.content).error.code).toBe("TOOL_VALIDATION_FAILED");
+    const { code, execute } = await runWithSchema(schema);
+    expect(code).toBe("TOOL_VALIDATION_FAILED");
     expect(thenCalls).toBe(1);
     expect(execute).not.toHaveBeenCalled();
   });

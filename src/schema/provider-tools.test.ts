@@ -5,7 +5,8 @@ import * as v from "valibot";
 import { describe, expect, test } from "vitest";
 import * as z from "zod";
 import { defineTool, ToolRegistry } from "../../course/src/index.ts";
-import { type ProviderFormat, SchemaToolError, schemaTool, toProviderTools } from "./index.ts";
+import { type ProviderFormat, schemaTool, toProviderTools } from "./index.ts";
+import { thrownBy } from "./schema-test-support.ts";
 import { fromTypeBox } from "./typebox.ts";
 
 const execute = async (input: unknown) => input;
@@ -198,16 +199,6 @@ describe("toProviderTools", () => {
 });
 
 describe("toProviderTools refuses", () => {
-  function refusal(run: () => unknown): SchemaToolError {
-    try {
-      run();
-    } catch (error) {
-      expect(error).toBeInstanceOf(SchemaToolError);
-      return error as SchemaToolError;
-    }
-    throw new Error("expected a SchemaToolError");
-  }
-
   test.each<[string, () => unknown, string]>([
     [
       "a registry look-alike",
@@ -245,7 +236,7 @@ describe("toProviderTools refuses", () => {
       "must be an object",
     ],
   ])("INVALID_PROVIDER_REQUEST for %s", (_label, run, text) => {
-    const error = refusal(run);
+    const error = thrownBy(run);
     expect(error.code).toBe("INVALID_PROVIDER_REQUEST");
     expect(error.message).toContain(text);
   });
@@ -259,7 +250,7 @@ describe("toProviderTools refuses", () => {
         execute,
       }),
     ]);
-    const error = refusal(() => toProviderTools(bad, format));
+    const error = thrownBy(() => toProviderTools(bad, format));
     expect(error.code).toBe("INVALID_TOOL_NAME");
     expect(error.toolName).toBe("read file");
     expect(error.message).toMatch(
@@ -277,7 +268,7 @@ describe("toProviderTools refuses", () => {
         parameters: { anyOf: [{ type: "object" }, { type: "object" }] },
       }),
     ]);
-    const error = refusal(() => toProviderTools(arrayRoot, format));
+    const error = thrownBy(() => toProviderTools(arrayRoot, format));
     expect(error.code).toBe("UNSUPPORTED_SCHEMA_CONSTRUCT");
     expect(error.message).toBe(
       'Tool "list": parameters must have type "object" at the root (arguments are always a JSON object)',

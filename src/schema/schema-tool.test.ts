@@ -2,9 +2,10 @@ import { toJsonSchema } from "@valibot/to-json-schema";
 import { type } from "arktype";
 import { Type } from "typebox";
 import * as v from "valibot";
-import { describe, expect, test, vi } from "vitest";
+import { describe, expect, expectTypeOf, test, vi } from "vitest";
 import * as z from "zod";
-import { SchemaToolError, schemaTool } from "./index.ts";
+import { schemaTool } from "./index.ts";
+import { thrownBy } from "./schema-test-support.ts";
 import type { StandardSchemaV1 } from "./standard-schema.ts";
 
 const execute = async (input: unknown) => input;
@@ -13,16 +14,6 @@ function rejectedWith(tool: { validate: (input: unknown) => unknown }, input: un
   const decision = tool.validate(input) as { ok: boolean; error?: string };
   expect(decision.ok).toBe(false);
   return decision.error ?? "";
-}
-
-function thrownBy(run: () => unknown): SchemaToolError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(SchemaToolError);
-    return error as SchemaToolError;
-  }
-  throw new Error("expected a SchemaToolError");
 }
 
 describe("schemaTool with zod 4", () => {
@@ -159,7 +150,7 @@ describe("schemaTool with zod 4", () => {
   });
 
   test("the validated type reaches execute", () => {
-    schemaTool({
+    const typed = schemaTool({
       name: "typed",
       description: "Typed.",
       schema: z.object({ left: z.number() }),
@@ -169,7 +160,9 @@ describe("schemaTool with zod 4", () => {
         return left + input.right;
       },
     });
-    expect(true).toBe(true);
+    // Checked by the type checker (npm test runs it): the input type is the schema's.
+    expectTypeOf(typed.execute).parameter(0).toEqualTypeOf<{ left: number }>();
+    expect(typed.name).toBe("typed");
   });
 });
 
