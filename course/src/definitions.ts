@@ -3,9 +3,10 @@
  * that `ToolRegistry` stores.
  */
 
+import { snapshotJsonObject } from "./call-snapshot.ts";
 import { contractError } from "./errors.ts";
 import { apply, freeze, isProxy, NativeWeakSet, weakSetAdd, weakSetHas } from "./intrinsics.ts";
-import { isNonBlankString, type OwnField, readOwnField, snapshotJsonObject } from "./messages.ts";
+import { isNonBlankString, type OwnField, readOwnField } from "./own-fields.ts";
 import type {
   CourseJsonObject,
   CourseTool,

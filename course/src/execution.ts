@@ -16,11 +16,11 @@ import {
   startTimer,
   stopTimer,
 } from "./intrinsics.ts";
-import { toolErrorResult, toolResultMessage } from "./messages.ts";
 import { followOutcome } from "./outcomes.ts";
 import type { CourseToolCall, CourseToolResultMessage } from "./protocol.ts";
 import { type SerializedOutput, serializeToolOutput } from "./serializer.ts";
 import { abortReason, isAborted, watchAbort } from "./signals.ts";
+import { toolErrorResult, toolResultMessage } from "./tool-results.ts";
 
 /** Everything the effect phase needs, fixed when the call was prepared. */
 export interface ReadyCall {

@@ -5,11 +5,11 @@
 
 export {
   COURSE_TOOL_ARGUMENTS_MAX_DEPTH,
+  invalidArgumentsReason,
   snapshotJsonObject,
   snapshotToolCall,
-  toolErrorResult,
-  toolResultMessage,
-} from "./messages.ts";
+  toolCallWithInvalidArguments,
+} from "./call-snapshot.ts";
 export type {
   CourseJsonArray,
   CourseJsonObject,
@@ -50,3 +50,4 @@ export {
   ToolContractError,
   ToolRegistry,
 } from "./tool.ts";
+export { toolErrorResult, toolResultMessage } from "./tool-results.ts";

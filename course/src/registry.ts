@@ -21,7 +21,7 @@ import {
   mapValues,
   NativeMap,
 } from "./intrinsics.ts";
-import { type OwnField, readOwnField } from "./messages.ts";
+import { type OwnField, readOwnField } from "./own-fields.ts";
 
 let lookup: (registry: ToolRegistry, name: string) => RegisteredCourseTool | undefined;
 let brandCheck: (value: unknown) => boolean;

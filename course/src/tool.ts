@@ -13,6 +13,7 @@ import {
   resolveTimeout,
   type ToolCallOptions,
 } from "./call-options.ts";
+import { invalidArgumentsReason, snapshotToolCall } from "./call-snapshot.ts";
 import {
   contractError,
   describeThrown,
@@ -29,17 +30,12 @@ import {
   weakMapGet,
   weakMapSet,
 } from "./intrinsics.ts";
-import {
-  isNonBlankString,
-  MISSING,
-  readOwnValue,
-  snapshotToolCall,
-  toolErrorResult,
-} from "./messages.ts";
 import { refuseIfAsync } from "./outcomes.ts";
+import { isNonBlankString, MISSING, readOwnValue } from "./own-fields.ts";
 import type { CourseToolCall, CourseToolResultMessage } from "./protocol.ts";
 import { isToolRegistry, lookupTool, type ToolRegistry } from "./registry.ts";
 import { abortReason, isAborted, isAbortSignal } from "./signals.ts";
+import { toolErrorResult } from "./tool-results.ts";
 
 export type { ToolCallOptions } from "./call-options.ts";
 export type { AnyCourseTool, RegisteredCourseTool, ToolDefinition } from "./definitions.ts";
@@ -208,6 +204,11 @@ function prepareCall(
   if (tool === undefined) {
     const result = toolErrorResult(call, "TOOL_NOT_FOUND", `Unknown Tool "${call.name}"`);
     return decided(call, result);
+  }
+  // A provider's argument text that could not be read: answered, never validated or run.
+  const refusal = invalidArgumentsReason(call);
+  if (refusal !== undefined) {
+    return decided(call, toolErrorResult(call, "TOOL_ARGUMENTS_INVALID", refusal));
   }
   if (jsonTextExceeds(call.arguments, settings.maxArgumentCharacters)) {
     const result = toolErrorResult(

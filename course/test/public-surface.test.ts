@@ -25,9 +25,11 @@ const TOOL_EXPORTS = [
 const INDEX_EXPORTS = [
   ...TOOL_EXPORTS,
   "COURSE_TOOL_ARGUMENTS_MAX_DEPTH",
+  "invalidArgumentsReason",
   "serializeToolOutput",
   "snapshotJsonObject",
   "snapshotToolCall",
+  "toolCallWithInvalidArguments",
   "toolErrorResult",
   "toolResultMessage",
 ].sort();

@@ -1,132 +1,34 @@
 /**
- * Immutable messages and snapshots: the frozen Tool-result message builder and
- * the deep, frozen JSON snapshot of a Tool call that the caller cannot mutate.
+ * Call snapshots: the deep, frozen JSON copy of an untrusted Tool call that
+ * the validator sees and that later caller mutation cannot reach.
  */
 
 import { contractError, type ToolContractErrorCode } from "./errors.ts";
 import {
   ArrayPrototype,
-  apply,
   containerKind,
   defineProperty,
   describeExotic,
   freeze,
-  getOwnPropertyDescriptor,
-  hasOwn,
   isProxy,
   mapGet,
   mapSet,
   NativeMap,
-  NativeTypeError,
+  NativeWeakMap,
   NativeWeakSet,
   numberIsFinite,
   ObjectPrototype,
-  stringTrim,
+  weakMapGet,
+  weakMapSet,
   weakSetAdd,
   weakSetHas,
 } from "./intrinsics.ts";
 import { formatJsonPath, type PathSegment } from "./json-path.ts";
-import type {
-  CourseJsonObject,
-  CourseJsonValue,
-  CourseToolCall,
-  CourseToolResultMessage,
-} from "./protocol.ts";
-import { serializeToolOutput } from "./serializer.ts";
+import { isNonBlankString, MISSING, readOwnValue } from "./own-fields.ts";
+import type { CourseJsonObject, CourseJsonValue, CourseToolCall } from "./protocol.ts";
 
 /** Deepest nesting accepted in call arguments; deeper input is refused, never recursed into. */
 export const COURSE_TOOL_ARGUMENTS_MAX_DEPTH = 256;
-
-/**
- * Builds the frozen message that links a Tool's outcome to its call; the id is
- * `tool-result-${toolCall.id}`.
- *
- * @example
- * toolResultMessage(call, '{"sum":42}', false);
- * // { id: "tool-result-call-1", role: "toolResult", toolCallId: "call-1", toolName: "add", content: '{"sum":42}', isError: false }
- */
-export function toolResultMessage(
-  toolCall: Pick<CourseToolCall, "id" | "name">,
-  content: string,
-  isError: boolean,
-): CourseToolResultMessage {
-  return freeze({
-    id: `tool-result-${toolCall.id}`,
-    role: "toolResult",
-    toolCallId: toolCall.id,
-    toolName: toolCall.name,
-    content,
-    isError,
-  });
-}
-
-const ERROR_RESULT_UNWRITABLE =
-  '{"error":{"code":"TOOL_OUTPUT_SERIALIZATION_FAILED","message":"the error result could not be written"}}';
-
-/**
- * Builds a linked, frozen error result whose content is
- * `{"error":{"code":…,"message":…}}`, written by the bounded serializer (so a
- * long message is truncated with the marker, never dropped).
- *
- * @example
- * toolErrorResult(call, "TOOL_NOT_FOUND", 'Unknown Tool "rm"').content;
- * // '{"error":{"code":"TOOL_NOT_FOUND","message":"Unknown Tool \\"rm\\""}}'
- */
-export function toolErrorResult(
-  toolCall: Pick<CourseToolCall, "id" | "name">,
-  code: string,
-  message: string,
-): CourseToolResultMessage {
-  // A host's mistake, refused before anything is read: a non-string (a Proxy,
-  // say) would otherwise be turned into text by running its code.
-  if (typeof code !== "string" || typeof message !== "string") {
-    throw new NativeTypeError("toolErrorResult needs a string code and a string message");
-  }
-  const serialized = serializeToolOutput({ error: { code, message } });
-  // Two strings always serialize (a long one is cut at the marker); the constant
-  // fallback only guards a defect, and interpolates nothing.
-  const content = serialized.ok ? serialized.content : ERROR_RESULT_UNWRITABLE;
-  return toolResultMessage(toolCall, content, true);
-}
-
-/** The outcome of reading one own field: absent, or its value (a getter runs once). */
-export type OwnField =
-  | { readonly found: false }
-  | { readonly found: true; readonly value: unknown };
-
-const ABSENT: OwnField = freeze({ found: false });
-
-/** What {@link readOwnValue} answers for an absent or inherited field. */
-export const MISSING: unique symbol = Symbol("missing");
-
-/**
- * Reads an own field exactly once, like {@link readOwnField}, without
- * allocating: the value, or {@link MISSING}.
- */
-export function readOwnValue(target: object, key: string): unknown {
-  const descriptor = getOwnPropertyDescriptor(target, key);
-  if (descriptor === undefined) return MISSING;
-  if (hasOwn(descriptor, "value")) return descriptor.value;
-  const get = descriptor.get;
-  return get === undefined ? undefined : apply(get, target, []);
-}
-
-/**
- * Reads an own field exactly once: an own getter runs once, an inherited field
- * counts as absent and its getter never runs. Throws whatever the getter throws.
- */
-export function readOwnField(target: object, key: string): OwnField {
-  const descriptor = getOwnPropertyDescriptor(target, key);
-  if (descriptor === undefined) return ABSENT;
-  if (hasOwn(descriptor, "value")) return { found: true, value: descriptor.value };
-  const get = descriptor.get;
-  return { found: true, value: get === undefined ? undefined : apply(get, target, []) };
-}
-
-/** True for a string with something besides white space in it. */
-export function isNonBlankString(value: unknown): value is string {
-  return typeof value === "string" && stringTrim(value).length > 0;
-}
 
 /**
  * One reusable, null-prototype data descriptor: no allocation per key, and an
@@ -324,4 +226,61 @@ export function snapshotToolCall(call: unknown): CourseToolCall {
   const snapshot: CourseToolCall = freeze({ type: "toolCall", id, name, arguments: args });
   weakSetAdd(callSnapshots, snapshot);
   return snapshot;
+}
+
+/** Why the arguments of a call made by {@link toolCallWithInvalidArguments} were refused. */
+const argumentRefusals = new NativeWeakMap<object, string>();
+
+/**
+ * Builds the frozen Tool call for a model's call whose argument text could not
+ * be accepted (not valid JSON, too long, too deep, not an object): the call
+ * keeps its id and name, its `arguments` are an empty frozen object, and
+ * `executeToolCall` (and `executeToolCalls`) answer it with a linked
+ * `TOOL_ARGUMENTS_INVALID` result whose message is `reason`, without running
+ * the validator or the Tool. The mark lives with this very object: pass it on
+ * as it is (a copy such as `{ ...call }` is an ordinary call with empty
+ * arguments). Throws ToolContractError INVALID_TOOL_CALL for a blank id,
+ * name or reason.
+ *
+ * @example
+ * const call = toolCallWithInvalidArguments({ id: "call-1", name: "add" }, "arguments are not valid JSON at position 9");
+ * (await executeToolCall(registry, call, signal)).content;
+ * // '{"error":{"code":"TOOL_ARGUMENTS_INVALID","message":"arguments are not valid JSON at position 9"}}'
+ */
+export function toolCallWithInvalidArguments(
+  call: { readonly id: string; readonly name: string },
+  reason: string,
+): CourseToolCall {
+  if (typeof call !== "object" || call === null || isProxy(call)) {
+    throw contractError("INVALID_TOOL_CALL", "Tool call must be a non-Proxy object");
+  }
+  const id = readCallField(call, "id");
+  if (!isNonBlankString(id)) {
+    throw contractError("INVALID_TOOL_CALL", "Tool call id must be a non-blank string");
+  }
+  const name = readCallField(call, "name");
+  if (!isNonBlankString(name)) {
+    throw contractError("INVALID_TOOL_CALL", "Tool call name must be a non-blank string");
+  }
+  if (!isNonBlankString(reason)) {
+    throw contractError(
+      "INVALID_TOOL_CALL",
+      "the reason arguments were refused must be a non-blank string",
+    );
+  }
+  const snapshot: CourseToolCall = freeze({ type: "toolCall", id, name, arguments: freeze({}) });
+  weakSetAdd(callSnapshots, snapshot);
+  weakMapSet(argumentRefusals, snapshot, reason);
+  return snapshot;
+}
+
+/**
+ * The reason a call's arguments were refused, for a call made by
+ * {@link toolCallWithInvalidArguments}; undefined for every other value.
+ *
+ * @example
+ * invalidArgumentsReason(call); // "arguments are not valid JSON at position 9"
+ */
+export function invalidArgumentsReason(call: unknown): string | undefined {
+  return typeof call === "object" && call !== null ? weakMapGet(argumentRefusals, call) : undefined;
 }

@@ -1,0 +1,45 @@
+/**
+ * One-read access to own fields of untrusted objects: a getter runs at most
+ * once, an inherited field counts as absent and its getter never runs.
+ */
+
+import { apply, freeze, getOwnPropertyDescriptor, hasOwn, stringTrim } from "./intrinsics.ts";
+
+/** The outcome of reading one own field: absent, or its value (a getter runs once). */
+export type OwnField =
+  | { readonly found: false }
+  | { readonly found: true; readonly value: unknown };
+
+const ABSENT: OwnField = freeze({ found: false });
+
+/** What {@link readOwnValue} answers for an absent or inherited field. */
+export const MISSING: unique symbol = Symbol("missing");
+
+/**
+ * Reads an own field exactly once, like {@link readOwnField}, without
+ * allocating: the value, or {@link MISSING}.
+ */
+export function readOwnValue(target: object, key: string): unknown {
+  const descriptor = getOwnPropertyDescriptor(target, key);
+  if (descriptor === undefined) return MISSING;
+  if (hasOwn(descriptor, "value")) return descriptor.value;
+  const get = descriptor.get;
+  return get === undefined ? undefined : apply(get, target, []);
+}
+
+/**
+ * Reads an own field exactly once: an own getter runs once, an inherited field
+ * counts as absent and its getter never runs. Throws whatever the getter throws.
+ */
+export function readOwnField(target: object, key: string): OwnField {
+  const descriptor = getOwnPropertyDescriptor(target, key);
+  if (descriptor === undefined) return ABSENT;
+  if (hasOwn(descriptor, "value")) return { found: true, value: descriptor.value };
+  const get = descriptor.get;
+  return { found: true, value: get === undefined ? undefined : apply(get, target, []) };
+}
+
+/** True for a string with something besides white space in it. */
+export function isNonBlankString(value: unknown): value is string {
+  return typeof value === "string" && stringTrim(value).length > 0;
+}

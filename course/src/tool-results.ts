@@ -1,0 +1,60 @@
+/**
+ * The frozen result messages that link a Tool's outcome back to its call:
+ * successes, and recoverable errors written as `{"error":{"code","message"}}`.
+ */
+
+import { freeze, NativeTypeError } from "./intrinsics.ts";
+import type { CourseToolCall, CourseToolResultMessage } from "./protocol.ts";
+import { serializeToolOutput } from "./serializer.ts";
+
+/**
+ * Builds the frozen message that links a Tool's outcome to its call; the id is
+ * `tool-result-${toolCall.id}`.
+ *
+ * @example
+ * toolResultMessage(call, '{"sum":42}', false);
+ * // { id: "tool-result-call-1", role: "toolResult", toolCallId: "call-1", toolName: "add", content: '{"sum":42}', isError: false }
+ */
+export function toolResultMessage(
+  toolCall: Pick<CourseToolCall, "id" | "name">,
+  content: string,
+  isError: boolean,
+): CourseToolResultMessage {
+  return freeze({
+    id: `tool-result-${toolCall.id}`,
+    role: "toolResult",
+    toolCallId: toolCall.id,
+    toolName: toolCall.name,
+    content,
+    isError,
+  });
+}
+
+const ERROR_RESULT_UNWRITABLE =
+  '{"error":{"code":"TOOL_OUTPUT_SERIALIZATION_FAILED","message":"the error result could not be written"}}';
+
+/**
+ * Builds a linked, frozen error result whose content is
+ * `{"error":{"code":…,"message":…}}`, written by the bounded serializer (so a
+ * long message is truncated with the marker, never dropped).
+ *
+ * @example
+ * toolErrorResult(call, "TOOL_NOT_FOUND", 'Unknown Tool "rm"').content;
+ * // '{"error":{"code":"TOOL_NOT_FOUND","message":"Unknown Tool \\"rm\\""}}'
+ */
+export function toolErrorResult(
+  toolCall: Pick<CourseToolCall, "id" | "name">,
+  code: string,
+  message: string,
+): CourseToolResultMessage {
+  // A host's mistake, refused before anything is read: a non-string (a Proxy,
+  // say) would otherwise be turned into text by running its code.
+  if (typeof code !== "string" || typeof message !== "string") {
+    throw new NativeTypeError("toolErrorResult needs a string code and a string message");
+  }
+  const serialized = serializeToolOutput({ error: { code, message } });
+  // Two strings always serialize (a long one is cut at the marker); the constant
+  // fallback only guards a defect, and interpolates nothing.
+  const content = serialized.ok ? serialized.content : ERROR_RESULT_UNWRITABLE;
+  return toolResultMessage(toolCall, content, true);
+}
