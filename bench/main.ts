@@ -1,19 +1,18 @@
 /**
  * `npm run bench`: runs scenarios 1 to 4 on this Node.js and prints the table
- * (or, with `--json`, one JSON document) on stdout; progress goes to stderr.
+ * on stdout (see `writeReport` for `--json` and `--json=<path>`); progress goes to stderr.
  * Scenario 5, the comparison with Pi, needs Node.js 22 and runs with
  * `npm run bench:pi`.
  */
 
 import { progress } from "./harness.ts";
-import { compareRow, jsonDocument, type Row, renderTable, runInfo } from "./report.ts";
+import { compareRow, type Row, runInfo, writeReport } from "./report.ts";
 import { concurrencyScenario } from "./scenario-concurrency.ts";
 import { ordinaryScenario } from "./scenario-ordinary.ts";
 import { overheadScenario } from "./scenario-overhead.ts";
 import { pathologicalScenario } from "./scenario-pathological.ts";
 
 const startedAt = performance.now();
-const asJson = process.argv.includes("--json");
 const rows: Row[] = [];
 
 progress("scenario 1: per-call overhead");
@@ -38,5 +37,4 @@ rows.push(
 );
 
 const info = runInfo("toolbound bench (scenarios 1-4)", startedAt);
-if (asJson) process.stdout.write(`${JSON.stringify(jsonDocument(rows, info), null, 2)}\n`);
-else process.stdout.write(renderTable(rows, info));
+writeReport(rows, info, process.argv.slice(2));

@@ -4,6 +4,7 @@
  * or as one JSON document for machines.
  */
 
+import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 
 /** An absolute figure shown for information: a duration per operation, or a rate. */
@@ -193,4 +194,27 @@ export function jsonDocument(rows: readonly Row[], info: RunInfo): object {
     },
     rows,
   };
+}
+
+/**
+ * Writes the report where the command line asks: the table on stdout by
+ * default; with `--json`, the JSON document on stdout instead (run it as
+ * `npm run -s bench -- --json`, so npm's banner stays off stdout); with
+ * `--json=<path>`, the table on stdout and the JSON document to that file.
+ *
+ * @example
+ * writeReport(rows, info, process.argv.slice(2));
+ */
+export function writeReport(rows: readonly Row[], info: RunInfo, args: readonly string[]): void {
+  const json = `${JSON.stringify(jsonDocument(rows, info), null, 2)}\n`;
+  const toFile = args.find((arg) => arg.startsWith("--json="));
+  if (toFile !== undefined) {
+    const path = toFile.slice("--json=".length);
+    if (path.length === 0) throw new Error("--json= needs a file path, such as --json=bench.json");
+    writeFileSync(path, json);
+    process.stdout.write(renderTable(rows, info));
+    process.stderr.write(`bench: wrote the JSON document to ${path}\n`);
+    return;
+  }
+  process.stdout.write(args.includes("--json") ? json : renderTable(rows, info));
 }

@@ -1,12 +1,12 @@
 /**
  * `npm run bench:pi`: scenario 5, on Node.js 22. Pi 0.85.0's agent loop runs
  * one assistant turn asking for 100 calls of a trivial Tool; we run the same
- * 100 calls through `executeToolCall`. Prints the rows (or, with `--json`,
- * one JSON document) on stdout; progress goes to stderr.
+ * 100 calls through `executeToolCall`. Prints the rows (`--json` and
+ * `--json=<path>` as for `npm run bench`); progress goes to stderr.
  */
 
 import { check, figureOf, type GroupBudget, measureGroup, progress } from "../harness.ts";
-import { atMost, compareRow, jsonDocument, renderTable, runInfo } from "../report.ts";
+import { atMost, compareRow, runInfo, writeReport } from "../report.ts";
 import { loadPi } from "./pi-modules.ts";
 import { oursBatch, piTurn, scriptedCalls, toolResults } from "./pi-turn.ts";
 
@@ -29,7 +29,6 @@ function requireNode22(): void {
 }
 
 const startedAt = performance.now();
-const asJson = process.argv.includes("--json");
 requireNode22();
 const pi = await loadPi();
 check(pi.versions.agentCore === "0.85.0", `Pi agent core 0.85.0, found ${pi.versions.agentCore}`);
@@ -111,5 +110,4 @@ const rows = [
 ];
 
 const info = runInfo(`toolbound bench:pi (scenario 5, Pi ${pi.versions.agentCore})`, startedAt);
-if (asJson) process.stdout.write(`${JSON.stringify(jsonDocument(rows, info), null, 2)}\n`);
-else process.stdout.write(renderTable(rows, info));
+writeReport(rows, info, process.argv.slice(2));

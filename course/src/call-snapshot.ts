@@ -3,13 +3,13 @@
  * the validator sees and that later caller mutation cannot reach.
  */
 
+import { containerKind, describeExotic } from "./containers.ts";
 import { contractError, type ToolContractErrorCode } from "./errors.ts";
 import {
   ArrayPrototype,
-  containerKind,
   defineProperty,
-  describeExotic,
   freeze,
+  isArray,
   isProxy,
   mapGet,
   mapSet,
@@ -171,7 +171,9 @@ export function snapshotJsonObject(
 ): CourseJsonObject {
   const snapshot = new JsonSnapshot(label, code);
   if (typeof value !== "object" || value === null) return snapshot.refuse("must be a JSON object");
-  if (!isProxy(value) && containerKind(value) === "array") {
+  // Array.isArray on a non-Proxy runs nothing; containerKind would read the
+  // prototype's prototype a second time (container() below reads it once).
+  if (!isProxy(value) && isArray(value)) {
     return snapshot.refuse("must be a JSON object, not an array");
   }
   return snapshot.container(value) as CourseJsonObject;

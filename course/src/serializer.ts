@@ -3,9 +3,8 @@
  * running any of the output's code, and with work bounded by fixed budgets.
  */
 
+import { containerKind, describeExotic } from "./containers.ts";
 import {
-  containerKind,
-  describeExotic,
   getOwnPropertyDescriptor,
   hasOwn,
   isProxy,
@@ -84,6 +83,18 @@ function sortPairs(pairs: unknown[]): void {
   }
 }
 
+/**
+ * The own-key check of the object walk: the global `Object.hasOwn` as it is at
+ * call time. The course counts these calls (one per key `for…in` yields,
+ * inherited keys included, whose first argument is the object walked), so it
+ * must be the live global, called exactly once per key. The defence holds
+ * another way: the value is read afterwards through the captured descriptor
+ * read, so a patched `Object.hasOwn` can only make a key be skipped (answer
+ * false) or add nothing (answer true for an inherited key or an accessor,
+ * whose captured descriptor read then finds no own data value).
+ */
+const liveHasOwn = (target: object, key: string): boolean => Object.hasOwn(target, key);
+
 class Walk {
   out = "";
   written = 0;
@@ -94,6 +105,9 @@ class Walk {
   // The containers on the current path (for cycles) and the keys leading to them (for messages).
   readonly ancestors: object[] = [];
   readonly path: (string | number)[] = [];
+
+  /** `ownKey` decides which enumerated keys are own: the live global for Tool output. */
+  constructor(readonly ownKey: (target: object, key: string) => boolean) {}
 
   append(text: string, codePoints: number): void {
     this.out += text;
@@ -229,6 +243,8 @@ class Walk {
     // Lazy: for…in yields one key at a time, so a huge object costs only the budget.
     for (const key in value) {
       this.visitEntry();
+      // After the visit is counted: the key past the budget is never checked.
+      if (!this.ownKey(value, key)) continue;
       const property = getOwnPropertyDescriptor(value, key);
       // Inherited keys are skipped; accessors are left out without running them.
       if (property === undefined || !hasOwn(property, "value")) continue;
@@ -262,14 +278,35 @@ function truncate(text: string): string {
 
 /**
  * Serializes a Tool's output deterministically and within every budget.
- * Never runs a getter, `toJSON`, a Proxy trap or a collection method; a budget
- * truncates (with the marker, once), an unsupported value is refused.
+ * Never runs a getter, `toJSON` or a collection method, nor any trap of a
+ * Proxy value; the only user code it may reach is one `getPrototypeOf` trap
+ * of a Proxy *prototype* (read once, then refused; see `containers.ts`) and
+ * the global `Object.hasOwn`, called once per key yielded by `for…in` (the
+ * course counts these calls). A budget truncates (with the marker, once), an
+ * unsupported value is refused.
  *
  * @example
  * serializeToolOutput({ b: 1, a: [true, null] }); // { ok: true, content: '{"a":[true,null],"b":1}', truncated: false }
  */
 export function serializeToolOutput(value: unknown): SerializedOutput {
-  const walk = new Walk();
+  return serializeWith(value, liveHasOwn);
+}
+
+/**
+ * Serializes a value this module built itself (an error result's
+ * null-prototype `{ error: { code, message } }`) with the captured own-key
+ * check: the same text as `serializeToolOutput`, which a patched global
+ * `Object.hasOwn` cannot empty.
+ */
+export function serializeTrusted(value: unknown): SerializedOutput {
+  return serializeWith(value, hasOwn);
+}
+
+function serializeWith(
+  value: unknown,
+  ownKey: (target: object, key: string) => boolean,
+): SerializedOutput {
+  const walk = new Walk(ownKey);
   try {
     walk.value(value);
   } catch (thrown) {

@@ -5,7 +5,7 @@
 
 import { freeze, NativeTypeError } from "./intrinsics.ts";
 import type { CourseToolCall, CourseToolResultMessage } from "./protocol.ts";
-import { serializeToolOutput } from "./serializer.ts";
+import { serializeTrusted } from "./serializer.ts";
 
 /**
  * Builds the frozen message that links a Tool's outcome to its call; the id is
@@ -52,7 +52,13 @@ export function toolErrorResult(
   if (typeof code !== "string" || typeof message !== "string") {
     throw new NativeTypeError("toolErrorResult needs a string code and a string message");
   }
-  const serialized = serializeToolOutput({ error: { code, message } });
+  // Null prototypes: an enumerable key planted on Object.prototype is not
+  // walked (nor counted against the visit budget), and the captured own-key
+  // check means a patched Object.hasOwn cannot empty the error either.
+  const serialized = serializeTrusted({
+    __proto__: null,
+    error: { __proto__: null, code, message },
+  });
   // Two strings always serialize (a long one is cut at the marker); the constant
   // fallback only guards a defect, and interpolates nothing.
   const content = serialized.ok ? serialized.content : ERROR_RESULT_UNWRITABLE;

@@ -1013,6 +1013,125 @@ describe("hostile output", () => {
 });
 
 // ---------------------------------------------------------------------------
+// The live Object.hasOwn: the course counts its calls, so the serializer calls
+// the global; a patched one can only make keys be skipped.
+
+describe("a patched global Object.hasOwn", () => {
+  /** Runs `body` while Object.hasOwn is replaced by `patched`; counts the calls. */
+  async function withHasOwn<T>(
+    patched: (target: object, key: PropertyKey) => boolean,
+    body: () => Promise<T>,
+  ): Promise<{ value: T; calls: number }> {
+    const spy = vi.spyOn(Object, "hasOwn").mockImplementation(patched);
+    try {
+      const value = await body();
+      return { value, calls: spy.mock.calls.length };
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  /** An output with an own data key and an own accessor. */
+  function mixedOutput(reads: { count: number }): object {
+    const output = {};
+    Object.defineProperty(output, "own", { value: 1, enumerable: true });
+    Object.defineProperty(output, "accessor", {
+      enumerable: true,
+      get: () => {
+        reads.count += 1;
+        return "getter ran";
+      },
+    });
+    return output;
+  }
+
+  test("answering true for every key makes no inherited key or accessor appear, and runs no getter", async () => {
+    const reads = { count: 0 };
+    const key = "plantedEnumerableKey";
+    // Writable, so that code assigning a same-named field elsewhere still can.
+    Object.defineProperty(Object.prototype, key, {
+      configurable: true,
+      enumerable: true,
+      writable: true,
+      value: "planted",
+    });
+    try {
+      const { value, calls } = await withHasOwn(
+        () => true,
+        () => contentFor(async () => mixedOutput(reads)),
+      );
+      expect(value).toBe('{"own":1}');
+      expect(calls).toBe(3); // own, accessor, and the planted key: one call per key yielded
+    } finally {
+      delete (Object.prototype as Record<string, unknown>)[key];
+    }
+    expect(reads.count).toBe(0);
+  });
+
+  test("answering false for every key only makes keys be skipped", async () => {
+    const { value, calls } = await withHasOwn(
+      () => false,
+      () => contentFor(async () => ({ a: 1, b: { c: 2 } })),
+    );
+    expect(value).toBe("{}");
+    expect(calls).toBe(2);
+  });
+
+  test("one that throws makes the output TOOL_OUTPUT_SERIALIZATION_FAILED, never a partial success", async () => {
+    const { value } = await withHasOwn(
+      () => {
+        throw new Error("patched hasOwn threw");
+      },
+      () => resultFor(async () => ({ a: 1 })),
+    );
+    expect(value.content).toBe(refused("Tool output could not be serialized"));
+  });
+
+  test("error results never consult it: an unknown Tool's result is intact while it answers false", async () => {
+    const registry = new ToolRegistry([]);
+    const call = { type: "toolCall" as const, id: "call-1", name: "rm", arguments: {} };
+    const { value, calls } = await withHasOwn(
+      () => false,
+      () => executeToolCall(registry, call, live()),
+    );
+    expect(value.content).toBe(
+      JSON.stringify({ error: { code: "TOOL_NOT_FOUND", message: 'Unknown Tool "rm"' } }),
+    );
+    expect(calls).toBe(0);
+  });
+
+  test("error results ignore keys planted on Object.prototype, even more than the visit budget", async () => {
+    const keys = Array.from({ length: 300 }, (_, index) => `planted${index}`);
+    expect(keys.length).toBeGreaterThan(256);
+    for (const key of keys) {
+      Object.defineProperty(Object.prototype, key, {
+        configurable: true,
+        enumerable: true,
+        writable: true,
+        value: key,
+      });
+    }
+    let result: CourseToolResultMessage;
+    try {
+      result = await runWith({ validate: () => ({ ok: false, error: "left must be a number" }) });
+    } finally {
+      for (const key of keys) delete (Object.prototype as Record<string, unknown>)[key];
+    }
+    expect(result.content).toBe(errorContent("TOOL_ARGUMENTS_INVALID", "left must be a number"));
+  });
+
+  test("array slots are read without it: zero calls for a 100-slot array", async () => {
+    const list = Array.from({ length: 100 }, (_, index) => index);
+    const { value, calls } = await withHasOwn(
+      (target, key) => Reflect.apply(Object.prototype.hasOwnProperty, target, [key]) as boolean,
+      () => contentFor(async () => list),
+    );
+    expect(value).toBe(JSON.stringify(list));
+    expect(calls).toBe(0);
+  });
+});
+
+// ---------------------------------------------------------------------------
 // The shared provenance registry, as a fresh realm sees it
 
 const WORKER_SOURCE = `

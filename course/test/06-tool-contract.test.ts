@@ -1212,6 +1212,50 @@ describe("serializer value rules", () => {
     expect(direct.content).toBe(errorContent("TOOL_OUTPUT_SERIALIZATION_FAILED", atRoot));
     expect(traps).toEqual([]);
   });
+
+  test("after output inspection: an abort raised by a Proxy prototype's getPrototypeOf trap makes the call reject with its reason", async () => {
+    const controller = new AbortController();
+    const reason = new Error("aborted while the output was inspected");
+    const traps: string[] = [];
+    const proto = new Proxy(Object.prototype, {
+      getPrototypeOf(target) {
+        traps.push("getPrototypeOf");
+        controller.abort(reason);
+        return Reflect.getPrototypeOf(target);
+      },
+      ownKeys(target) {
+        traps.push("ownKeys");
+        return Reflect.ownKeys(target);
+      },
+      getOwnPropertyDescriptor(target, key) {
+        traps.push("getOwnPropertyDescriptor");
+        return Reflect.getOwnPropertyDescriptor(target, key);
+      },
+    });
+    const output = Object.create(proto, {
+      value: { value: 42, enumerable: true, writable: true, configurable: true },
+    }) as { value: number };
+    const execute = vi.fn(async () => output);
+    expect(await rejectionOf(runWith({ execute }, {}, controller.signal))).toBe(reason);
+    expect(execute).toHaveBeenCalledTimes(1);
+    // The prototype's prototype is read once; nothing else of the Proxy runs.
+    expect(traps).toEqual(["getPrototypeOf"]);
+  });
+
+  test("a Proxy prototype is refused after its one getPrototypeOf trap, with a message that says Proxy", async () => {
+    let trapCalls = 0;
+    const proto = new Proxy(Object.prototype, {
+      getPrototypeOf(target) {
+        trapCalls += 1;
+        return Reflect.getPrototypeOf(target);
+      },
+    });
+    const output = { nested: Object.create(proto) as object };
+    const result = await resultFor(async () => output);
+    const message = "$.nested: objects with a Proxy prototype are not supported";
+    expect(result.content).toBe(errorContent("TOOL_OUTPUT_SERIALIZATION_FAILED", message));
+    expect(trapCalls).toBe(1);
+  });
 });
 
 // ---------------------------------------------------------------------------
@@ -1327,6 +1371,29 @@ describe("budgets and the 4096-code-point cap", () => {
     const wide: Record<string, number> = {};
     for (let index = 0; index < 250_000; index += 1) wide[`key${index}`] = index;
     expect(await contentFor(async () => wide)).toBe(`{${MARKER}`);
+  });
+
+  test("collection visits are own-key checks: {} from a realm with 250,000 inherited enumerable keys makes exactly 256 Object.hasOwn calls with it", async () => {
+    const realm = vm.createContext({});
+    const output = vm.runInContext(
+      "for (let i = 0; i < 250000; i += 1) Object.prototype['inherited' + i] = i; ({})",
+      realm,
+    ) as object;
+    const hasOwn = vi.spyOn(Object, "hasOwn");
+    try {
+      const result = await resultFor(async () => output);
+      expect(result.isError).toBe(false);
+      expect(result.content).toBe(`{${MARKER}`);
+      expect(result.content.endsWith(MARKER)).toBe(true);
+      const withOutput = hasOwn.mock.calls.filter(([target]) => target === output);
+      expect(withOutput).toHaveLength(COURSE_TOOL_SERIALIZATION_MAX_COLLECTION_ENTRIES);
+      // One check per key yielded, in for…in order: the first 256 inherited keys.
+      expect(withOutput.map(([, key]) => key)).toEqual(
+        Array.from({ length: 256 }, (_, index) => `inherited${index}`),
+      );
+    } finally {
+      hasOwn.mockRestore();
+    }
   });
 
   test("a million-slot sparse array costs only the budget", async () => {

@@ -13,7 +13,7 @@ test(
 );
 
 test(
-  "turns any hostile Tool output into one bounded, linked result without running a trap or toJSON",
+  "turns any hostile Tool output into one bounded, linked result, running no toJSON and no trap but the then lookup of adoption and at most one getPrototypeOf trap of a Proxy prototype",
   async () => {
     expect(await checkProperty("hostile-output-becomes-one-bounded-result")).toBeGreaterThan(0);
   },

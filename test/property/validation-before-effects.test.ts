@@ -12,7 +12,7 @@ test(
 );
 
 test(
-  "rejects malformed, Proxy and cyclic calls as INVALID_TOOL_CALL before the Tool runs, and never runs a trap or toJSON in hostile arguments",
+  "rejects malformed, Proxy and cyclic calls as INVALID_TOOL_CALL before the Tool runs, running no toJSON and no trap in hostile arguments but at most one getPrototypeOf trap of a Proxy prototype",
   async () => {
     expect(MALFORMED_CALLS.length).toBeGreaterThan(0);
     expect(await checkProperty("malformed-calls-never-reach-the-tool")).toBeGreaterThan(0);

@@ -12,7 +12,6 @@ import {
   type CourseToolResultMessage,
   executeToolCall,
   NonRecoverableToolError,
-  serializeToolOutput,
   ToolContractError,
 } from "../../../course/src/index.ts";
 import { buildHostile, hostileRecipe, type Recipe } from "../support/hostile-arbitraries.ts";
@@ -27,7 +26,7 @@ import {
   toolCall,
 } from "../support/tool-harness.ts";
 import { countingHandler, newTouches } from "../support/touches.ts";
-import { assertBoundedContent } from "./serializer-properties.ts";
+import { assertBoundedContent, serializeCounted } from "./serializer-properties.ts";
 
 /** Ways a validator can say no, or fail to say yes properly, with the code each must produce. */
 export const REFUSALS = [
@@ -209,7 +208,9 @@ function malformedCall(kind: (typeof MALFORMED_CALLS)[number], args: object): un
  * For any malformed call: the promise rejects with a ToolContractError
  * INVALID_TOOL_CALL made by the boundary, and neither the validator nor the
  * executor ran. For hostile arguments built from any recipe: either that same
- * rejection, or the validator saw a frozen copy; no Proxy trap or `toJSON` ran.
+ * rejection, or the validator saw a frozen copy; no Proxy trap or `toJSON` ran,
+ * but for at most one `getPrototypeOf` trap of a Proxy prototype (read before
+ * that prototype is refused, as the course's plain-object check does).
  */
 export function malformedCallsNeverReachTheTool(): fc.IAsyncProperty<
   [(typeof MALFORMED_CALLS)[number] | "hostile-arguments", { [key: string]: unknown }, Recipe]
@@ -236,7 +237,7 @@ export function malformedCallsNeverReachTheTool(): fc.IAsyncProperty<
         executeToolCall(registry, call as never, new AbortController().signal),
       );
       if (calls.execute !== 0) throw new Error("execute ran");
-      if (touches.traps !== 0 || touches.toJSON !== 0) {
+      if (touches.traps !== 0 || touches.toJSON !== 0 || touches.prototypeTraps > 1) {
         throw new Error(`user code ran: ${JSON.stringify(touches)}`);
       }
       if (outcome.kind === "rejected") {
@@ -267,16 +268,33 @@ function adopted(output: unknown): boolean {
 }
 
 /**
+ * True when looking `then` up on `output` (as promise adoption does) reaches
+ * a Proxy prototype's `get` trap: a non-Proxy, non-promise object with no own
+ * `then` whose prototype is a Proxy.
+ */
+function thenLookupReachesProxy(output: unknown): boolean {
+  if ((typeof output !== "object" && typeof output !== "function") || output === null) return false;
+  if (types.isProxy(output) || types.isPromise(output)) return false;
+  if (Object.getOwnPropertyDescriptor(output, "then") !== undefined) return false;
+  return types.isProxy(Object.getPrototypeOf(output));
+}
+
+/**
  * For any hostile output returned by a Tool: the call settles as one linked
  * result (success with exactly the serializer's text, or a recoverable
- * error), within the cap, and no Proxy trap or `toJSON` ran. An output whose
- * `then` never settles is cut off by the abort, with exactly its reason.
+ * error), within the cap. No Proxy trap or `toJSON` ran, except the `then`
+ * lookup that adopting an outcome makes (a callable Proxy `then`'s `apply`, or
+ * a Proxy prototype's `get`) and at most one `getPrototypeOf` trap of a Proxy
+ * prototype (read before it is refused, as the course's plain-object check
+ * does). An output whose `then` never settles is cut off by the abort, with
+ * exactly its reason.
  */
 export function hostileOutputBecomesOneBoundedResult(): fc.IAsyncProperty<[Recipe]> {
   return fc.asyncProperty(hostileRecipe, async (recipe) => {
     const touches = newTouches();
     const output = buildHostile(recipe, touches);
-    const expected = serializeToolOutput(output);
+    const expected = serializeCounted(output, touches);
+    const prototypeTrapsBefore = touches.prototypeTraps;
     const { registry } = probeRegistry(
       (input) => ({ ok: true, value: input }),
       () => output,
@@ -292,8 +310,12 @@ export function hostileOutputBecomesOneBoundedResult(): fc.IAsyncProperty<[Recip
     // A promise or thenable output is adopted, as `await` would: its settlement is the
     // Tool's outcome, and a callable Proxy `then` gets its one `apply` trap. Nothing else runs.
     const thenable = adopted(output);
-    if (touches.traps > (thenable ? 1 : 0) || touches.toJSON !== 0) {
+    const lookupTraps = thenable || thenLookupReachesProxy(output) ? 1 : 0;
+    if (touches.traps > lookupTraps || touches.toJSON !== 0) {
       throw new Error(`user code ran: ${JSON.stringify(touches)}`);
+    }
+    if (touches.prototypeTraps - prototypeTrapsBefore > 1) {
+      throw new Error("the call ran a Proxy prototype's trap more than once");
     }
     if (abortListeners(controller.signal) !== 0) throw new Error("an abort listener was left");
     if (outcome.kind === "rejected") {
@@ -304,16 +326,17 @@ export function hostileOutputBecomesOneBoundedResult(): fc.IAsyncProperty<[Recip
     assertLinked(message, "call-output");
     assertBoundedContent(message.content, message.content.endsWith(COURSE_TOOL_TRUNCATION_MARKER));
     if (!message.isError) {
-      if (!expected.ok || message.content !== expected.content) {
+      if (expected === "trap threw" || !expected.ok || message.content !== expected.content) {
         throw new Error("the result differs from the serializer's text");
       }
       return;
     }
     const code = errorOf(message).code;
     const allowed =
-      (code === "TOOL_OUTPUT_SERIALIZATION_FAILED" && !expected.ok) ||
-      // Only an adopted promise or thenable (or a `then` getter that throws) can fail the call.
-      (code === "TOOL_EXECUTION_FAILED" && (touches.getters > 0 || thenable));
+      (code === "TOOL_OUTPUT_SERIALIZATION_FAILED" &&
+        (expected === "trap threw" || !expected.ok)) ||
+      // Only an adopted promise or thenable (or a `then` lookup that throws) can fail the call.
+      (code === "TOOL_EXECUTION_FAILED" && (touches.getters > 0 || lookupTraps > 0));
     if (!allowed) throw new Error(`unexpected error result ${message.content}`);
   });
 }

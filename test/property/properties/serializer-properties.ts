@@ -8,12 +8,18 @@ import fc from "fast-check";
 import {
   COURSE_TOOL_OUTPUT_CAP_CHARACTERS,
   COURSE_TOOL_TRUNCATION_MARKER,
+  type SerializedOutput,
   serializeToolOutput,
 } from "../../../course/src/index.ts";
 import { codePoints, model, normalized, withinBudgets } from "../support/budget-model.ts";
 import { buildHostile, hostileRecipe, type Recipe } from "../support/hostile-arbitraries.ts";
 import { type Json, plainJson } from "../support/json-arbitraries.ts";
-import { newTouches, totalTouches } from "../support/touches.ts";
+import {
+  newTouches,
+  PROTOTYPE_TRAP_ERROR_MESSAGE,
+  type Touches,
+  totalTouches,
+} from "../support/touches.ts";
 
 const MARKER_LENGTH = COURSE_TOOL_TRUNCATION_MARKER.length;
 
@@ -45,23 +51,52 @@ export function assertBoundedContent(content: string, truncated: boolean): void 
 }
 
 /**
- * For any hostile value: the serializer never throws, runs no getter,
- * `toJSON` or Proxy trap, stays within the cap with a well-placed marker, and
- * gives the same answer for the same value and for a rebuilt copy of it.
+ * Serializes `value`, turning the one throw the serializer lets through (a
+ * Proxy prototype's `getPrototypeOf` trap that throws) into a verdict, and
+ * checks that one serialization ran at most one such trap.
+ */
+export function serializeCounted(
+  value: unknown,
+  touches: Touches,
+): SerializedOutput | "trap threw" {
+  const before = touches.prototypeTraps;
+  let result: SerializedOutput | "trap threw";
+  try {
+    result = serializeToolOutput(value);
+  } catch (error) {
+    if (!(error instanceof Error) || error.message !== PROTOTYPE_TRAP_ERROR_MESSAGE) throw error;
+    result = "trap threw";
+  }
+  if (touches.prototypeTraps - before > 1) {
+    throw new Error("one serialization ran a Proxy prototype's trap more than once");
+  }
+  return result;
+}
+
+/**
+ * For any hostile value: the serializer runs no getter, `toJSON` or trap of a
+ * Proxy value, and of a Proxy prototype only its `getPrototypeOf` trap, at most
+ * once per serialization (it throws only what that trap throws); it stays
+ * within the cap with a well-placed marker, and gives the same answer for the
+ * same value and for a rebuilt copy of it.
  */
 export function serializerContainsHostileOutput(): fc.IProperty<[Recipe]> {
   return fc.property(hostileRecipe, (recipe) => {
     const touches = newTouches();
     const value = buildHostile(recipe, touches);
-    const first = serializeToolOutput(value);
-    const again = serializeToolOutput(value);
-    const rebuilt = serializeToolOutput(buildHostile(recipe, touches));
+    const first = serializeCounted(value, touches);
+    const again = serializeCounted(value, touches);
+    const rebuilt = serializeCounted(buildHostile(recipe, touches), touches);
     if (totalTouches(touches) !== 0) {
       throw new Error(`user code ran: ${JSON.stringify(touches)}`);
     }
     if (JSON.stringify(first) !== JSON.stringify(again)) throw new Error("not deterministic");
     if (JSON.stringify(first) !== JSON.stringify(rebuilt)) {
       throw new Error("a rebuilt copy serialized differently");
+    }
+    if (first === "trap threw") {
+      if (touches.prototypeTraps === 0) throw new Error("a throw without a prototype trap");
+      return;
     }
     if (first.ok) assertBoundedContent(first.content, first.truncated);
     else if (first.message.length === 0) throw new Error("a refusal without a message");

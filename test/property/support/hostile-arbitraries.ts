@@ -3,7 +3,7 @@
  * (so fast-check can shrink and print it); `buildHostile` turns it into the
  * real object graph, wiring every getter, `toJSON` and Proxy trap to a
  * `Touches` tally. Covers getters that count and throw, `toJSON`, Proxies
- * (live, revoked, callable, from another realm), cycles and shared
+ * (live, revoked, callable, from another realm, or used as a prototype), cycles and shared
  * references, sparse and accessor arrays, exotic prototypes (Date, Map, class
  * instances, `node:vm` objects), huge and surrogate-laden strings, `__proto__`
  * and `constructor` keys, enormous BigInts, and deep and wide structures.
@@ -12,7 +12,7 @@
 import vm from "node:vm";
 import fc from "fast-check";
 import { awkwardNumber, awkwardString, hostileKey, longString } from "./json-arbitraries.ts";
-import { countingHandler, type Touches } from "./touches.ts";
+import { countingHandler, proxyPrototype, type Touches } from "./touches.ts";
 
 /** Exotic objects the serializer must refuse (or, for `vm-object`, accept as plain). */
 export type ExoticKind =
@@ -60,6 +60,11 @@ export type Recipe =
       readonly kind: "proxy";
       readonly variant: "live" | "revoked" | "callable" | "other-realm" | "array";
       readonly target: Recipe;
+    }
+  | {
+      readonly kind: "proxy-prototype";
+      readonly throws: boolean;
+      readonly entries: ReadonlyArray<readonly [string, Recipe]>;
     }
   | { readonly kind: "exotic"; readonly which: ExoticKind }
   | { readonly kind: "ancestor"; readonly up: number }
@@ -229,6 +234,13 @@ export function buildHostile(recipe: Recipe, touches: Touches, ancestors: object
       }
       return new Proxy(target, handler);
     }
+    case "proxy-prototype": {
+      const target: object = Object.create(proxyPrototype(touches, recipe.throws));
+      for (const [key, value] of recipe.entries) {
+        define(target, key, buildHostile(value, touches, [...ancestors, target]));
+      }
+      return target;
+    }
     case "exotic":
       return exotic(recipe.which, touches);
     case "ancestor":
@@ -358,6 +370,18 @@ const { recipe } = fc.letrec<{ recipe: Recipe }>((tie) => ({
           target: tie("recipe"),
         })
         .map((shape): Recipe => ({ kind: "proxy", ...shape })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .record({
+          throws: fc.boolean(),
+          entries: fc.uniqueArray(fc.tuple(hostileKey, tie("recipe")), {
+            maxLength: 3,
+            selector: ([key]) => key,
+          }),
+        })
+        .map((shape): Recipe => ({ kind: "proxy-prototype", ...shape })),
     },
     {
       weight: 1,

@@ -1,7 +1,10 @@
 /**
  * Counts every piece of user code a hostile value runs: getters, `toJSON`,
  * Proxy traps and `then`. The boundary promises that serializing output runs
- * none of it, so the properties assert these counts stay at zero.
+ * none of it, so the properties assert these counts stay at zero, with one
+ * exception counted apart: the `getPrototypeOf` trap of a Proxy used as a
+ * *prototype*, which the course's plain-object check reads (at most once per
+ * container) before the Proxy prototype is refused.
  */
 
 /** Mutable tallies of user code that ran, by kind. */
@@ -9,14 +12,16 @@ export interface Touches {
   getters: number;
   toJSON: number;
   traps: number;
+  /** `getPrototypeOf` traps of Proxy prototypes: allowed, at most once per serialization. */
+  prototypeTraps: number;
 }
 
 /** Starts a fresh tally at zero. */
 export function newTouches(): Touches {
-  return { getters: 0, toJSON: 0, traps: 0 };
+  return { getters: 0, toJSON: 0, traps: 0, prototypeTraps: 0 };
 }
 
-/** The sum of all kinds in a tally. */
+/** The sum of all kinds in a tally that must stay at zero (prototype traps are apart). */
 export function totalTouches(touches: Touches): number {
   return touches.getters + touches.toJSON + touches.traps;
 }
@@ -50,4 +55,22 @@ export function countingHandler(touches: Touches): ProxyHandler<object> {
     };
   }
   return handler as ProxyHandler<object>;
+}
+
+/** What a Proxy prototype's `getPrototypeOf` trap throws when its recipe says so. */
+export const PROTOTYPE_TRAP_ERROR_MESSAGE = "a Proxy prototype's getPrototypeOf trap threw";
+
+/**
+ * A Proxy of `Object.prototype` for use as a prototype: its `getPrototypeOf`
+ * trap is counted apart (and throws when `throws`); every other trap counts
+ * and throws as in `countingHandler`.
+ */
+export function proxyPrototype(touches: Touches, throws: boolean): object {
+  const handler = countingHandler(touches);
+  handler.getPrototypeOf = (target) => {
+    touches.prototypeTraps += 1;
+    if (throws) throw new Error(PROTOTYPE_TRAP_ERROR_MESSAGE);
+    return Reflect.getPrototypeOf(target);
+  };
+  return new Proxy(Object.prototype, handler);
 }
