@@ -16,6 +16,8 @@ import {
   reflectGet,
   stringCharCodeAt,
 } from "./intrinsics.ts";
+import { refuseCallOption } from "./output-budget.ts";
+import { type OutputLevel, type OutputOptions, readOutputLevel } from "./output-settings.ts";
 import type { CourseJsonValue, CourseToolCall } from "./protocol.ts";
 
 /**
@@ -34,11 +36,16 @@ import type { CourseJsonValue, CourseToolCall } from "./protocol.ts";
  *   (what `JSON.stringify` would write, in UTF-16 code units);
  *   larger arguments yield `TOOL_ARGUMENTS_INVALID` before validation runs.
  *   Default: no limit.
+ * - `outputBudget`, `truncate`, `spill`, `maxSpillCharacters`,
+ *   `onSpillError`: this call's output settings (see `OutputOptions`); they
+ *   override the Tool's and the registry's, field by field. Default: none
+ *   (the course's budgets and marker, unless the Tool or registry set some).
  *
  * @example
  * await executeToolCall(registry, call, signal, { timeoutMs: 5_000, approve: (c) => c.name !== "rm" });
+ * await executeToolCall(registry, call, signal, { outputBudget: { maxCharacters: 50_000 }, truncate: "tail" });
  */
-export interface ToolCallOptions {
+export interface ToolCallOptions extends OutputOptions {
   readonly timeoutMs?: number | ((toolName: string) => number | undefined);
   readonly approve?: (
     call: CourseToolCall,
@@ -52,12 +59,14 @@ export interface CallOptions {
   readonly timeoutMs: ToolCallOptions["timeoutMs"];
   readonly approve: ToolCallOptions["approve"];
   readonly maxArgumentCharacters: number;
+  readonly output: OutputLevel | undefined;
 }
 
 const NO_OPTIONS: CallOptions = freeze({
   timeoutMs: undefined,
   approve: undefined,
   maxArgumentCharacters: Number.POSITIVE_INFINITY,
+  output: undefined,
 });
 
 function invalid(message: string): never {
@@ -108,6 +117,7 @@ export function readCallOptions(options: unknown): CallOptions {
   ) {
     invalid("maxArgumentCharacters must be a positive integer");
   }
+  const output = readOutputLevel(options, refuseCallOption);
   return freeze({
     timeoutMs: timeoutMs as ToolCallOptions["timeoutMs"],
     approve: approve as ToolCallOptions["approve"],
@@ -115,6 +125,7 @@ export function readCallOptions(options: unknown): CallOptions {
       maxArgumentCharacters === undefined
         ? Number.POSITIVE_INFINITY
         : (maxArgumentCharacters as number),
+    output,
   });
 }
 

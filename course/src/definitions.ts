@@ -6,6 +6,13 @@
 import { snapshotJsonObject } from "./call-snapshot.ts";
 import { contractError } from "./errors.ts";
 import { apply, freeze, isProxy, NativeWeakSet, weakSetAdd, weakSetHas } from "./intrinsics.ts";
+import {
+  type OutputBudget,
+  readOutputBudget,
+  readTruncate,
+  refuseDefinitionField,
+  type TruncateStrategy,
+} from "./output-budget.ts";
 import { isNonBlankString, type OwnField, readOwnField } from "./own-fields.ts";
 import type {
   CourseJsonObject,
@@ -21,14 +28,22 @@ import type {
 export type RegisteredCourseTool<Input = unknown, Output = unknown> = CourseTool<Input, Output> & {
   /** The JSON Schema of the Tool's arguments, deep-frozen, when the definition had one. */
   readonly parameters?: CourseJsonObject;
+  /** The Tool's own output budget, frozen, when the definition had one. */
+  readonly outputBudget?: OutputBudget;
+  /** The Tool's own truncation strategy, when the definition had one. */
+  readonly truncate?: TruncateStrategy;
 };
 
 /**
  * A Tool definition as `defineTool` accepts it: the course's four fields and
- * an optional fifth, `parameters`, the JSON Schema a model provider needs.
+ * optional ones: `parameters` (the JSON Schema a model provider needs),
+ * `outputBudget` and `truncate` (this Tool's output settings, which a call's
+ * own settings override and which override the registry's).
  */
 export type ToolDefinition<Input = unknown, Output = unknown> = CourseTool<Input, Output> & {
   readonly parameters?: CourseJsonObject;
+  readonly outputBudget?: OutputBudget;
+  readonly truncate?: TruncateStrategy;
 };
 
 /**
@@ -41,6 +56,8 @@ export type AnyCourseTool = {
   readonly validate: (input: unknown) => CourseToolValidation<unknown>;
   readonly execute: (input: never, context: CourseToolExecutionContext) => Promise<unknown>;
   readonly parameters?: CourseJsonObject;
+  readonly outputBudget?: OutputBudget;
+  readonly truncate?: TruncateStrategy;
 };
 
 /** Snapshots this module made; registering one again reuses it as it is. */
@@ -84,23 +101,30 @@ function requireFunction(
   return value as (...args: never[]) => unknown;
 }
 
-/** Reads the optional fifth field once and snapshots it as deep-frozen plain JSON. */
-function readParameters(definition: object, label: string): CourseJsonObject | undefined {
+/** Reads an optional own field once; absent and `undefined` are alike. */
+function readOptionalField(definition: object, key: string, label: string): unknown {
   let field: OwnField;
   try {
-    field = readOwnField(definition, "parameters");
+    field = readOwnField(definition, key);
   } catch (thrown) {
-    throw contractError("INVALID_TOOL_DEFINITION", `${label} field "parameters" threw when read`, {
+    throw contractError("INVALID_TOOL_DEFINITION", `${label} field "${key}" threw when read`, {
       cause: thrown,
     });
   }
-  if (!field.found || field.value === undefined) return undefined;
-  return snapshotJsonObject(field.value, `${label} parameters`, "INVALID_TOOL_DEFINITION");
+  return field.found ? field.value : undefined;
+}
+
+/** Reads the optional `parameters` field once and snapshots it as deep-frozen plain JSON. */
+function readParameters(definition: object, label: string): CourseJsonObject | undefined {
+  const value = readOptionalField(definition, "parameters", label);
+  if (value === undefined) return undefined;
+  return snapshotJsonObject(value, `${label} parameters`, "INVALID_TOOL_DEFINITION");
 }
 
 /**
  * Reads the four own fields of a definition once each, in the order name,
- * description, validate, execute (then the optional `parameters`), and returns a frozen copy whose functions
+ * description, validate, execute (then the optional `parameters`,
+ * `outputBudget` and `truncate`), and returns a frozen copy whose functions
  * call the captured originals with `this` undefined.
  */
 export function snapshotDefinition(definition: unknown, label: string): RegisteredCourseTool {
@@ -125,26 +149,41 @@ export function snapshotDefinition(definition: unknown, label: string): Register
   const validate = requireFunction(readField(definition, "validate", label), "validate", label);
   const execute = requireFunction(readField(definition, "execute", label), "execute", label);
   const parameters = readParameters(definition, label);
+  const refuse = refuseDefinitionField(label);
+  const outputBudget = readOutputBudget(
+    readOptionalField(definition, "outputBudget", label),
+    "outputBudget",
+    refuse,
+  );
+  const truncate = readTruncate(
+    readOptionalField(definition, "truncate", label),
+    "truncate",
+    refuse,
+  );
   const functions = {
     validate: (input: unknown) =>
       apply(validate, undefined, [input]) as CourseToolValidation<unknown>,
     execute: (input: unknown, context: CourseToolExecutionContext) =>
       apply(execute, undefined, [input, context]) as Promise<unknown>,
   };
-  // Without `parameters` the snapshot has exactly the course's four fields.
-  const snapshot: RegisteredCourseTool = freeze(
-    parameters === undefined
-      ? { name, description, ...functions }
-      : { name, description, ...functions, parameters },
-  );
+  // Without the optional fields the snapshot has exactly the course's four fields.
+  const snapshot: RegisteredCourseTool = freeze({
+    name,
+    description,
+    ...functions,
+    ...(parameters === undefined ? {} : { parameters }),
+    ...(outputBudget === undefined ? {} : { outputBudget }),
+    ...(truncate === undefined ? {} : { truncate }),
+  });
   weakSetAdd(snapshots, snapshot);
   return snapshot;
 }
 
 /**
  * Snapshots a Tool definition: four own fields read once each, functions
- * wrapped, the result frozen. An optional own `parameters` field (a JSON
- * Schema object) is read fifth and deep-frozen. Later changes to `definition` change nothing.
+ * wrapped, the result frozen. Optional own fields are read after them:
+ * `parameters` (a JSON Schema object, deep-frozen), `outputBudget` (frozen)
+ * and `truncate`. Later changes to `definition` change nothing.
  * Throws ToolContractError INVALID_TOOL_DEFINITION for an inherited or missing
  * field, a getter that throws, a blank name or description, or a validator or
  * executor that is not a function.

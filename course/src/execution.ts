@@ -17,10 +17,12 @@ import {
   stopTimer,
 } from "./intrinsics.ts";
 import { followOutcome } from "./outcomes.ts";
+import type { OutputSettings } from "./output-settings.ts";
+import { serializeConfigured } from "./output-spill.ts";
 import type { CourseToolCall, CourseToolResultMessage } from "./protocol.ts";
 import { type SerializedOutput, serializeToolOutput } from "./serializer.ts";
 import { abortReason, isAborted, watchAbort } from "./signals.ts";
-import { toolErrorResult, toolResultMessage } from "./tool-results.ts";
+import { errorResultWithin, toolResultMessage } from "./tool-results.ts";
 
 /** Everything the effect phase needs, fixed when the call was prepared. */
 export interface ReadyCall {
@@ -32,6 +34,8 @@ export interface ReadyCall {
   readonly approve:
     | ((call: CourseToolCall, tool: RegisteredCourseTool) => boolean | PromiseLike<boolean>)
     | undefined;
+  /** Configured output settings; undefined for the course's budgets and marker. */
+  readonly output: OutputSettings | undefined;
 }
 
 const noop = (): void => {};
@@ -59,21 +63,26 @@ export function runReadyCall(
     if (settle()) reject(reason);
   };
   const fail = (code: string, message: string): void => {
-    if (settle()) resolve(toolErrorResult(call, code, message));
+    if (settle()) resolve(errorResultWithin(call, code, message, ready.output?.limits));
   };
 
   const onFulfilled = (output: unknown): void => {
     if (settled) return;
     let serialized: SerializedOutput;
     try {
-      serialized = serializeToolOutput(output);
+      const settings = ready.output;
+      serialized =
+        settings === undefined
+          ? serializeToolOutput(output)
+          : serializeConfigured(output, settings, call);
     } catch (thrown) {
-      // The serializer runs no user code: this guards a defect, and keeps fatal errors fatal.
+      // Only a Proxy prototype's one trap (or a patched Object.hasOwn) can throw here, or a
+      // defect: a registered fatal error stays fatal, anything else fails the output.
       if (isRegisteredNonRecoverable(thrown)) return cancel(thrown);
       serialized = { ok: false, message: "Tool output could not be serialized" };
     }
-    // After output inspection (the serializer runs no user code, so this one
-    // check also covers an abort that came before the output did).
+    // After output inspection and the spill hook: an abort raised by a Proxy
+    // prototype's trap or by the hook wins, and so does one that came before the output.
     if (isAborted(signal)) return cancel(abortReason(signal));
     if (!serialized.ok) return fail("TOOL_OUTPUT_SERIALIZATION_FAILED", serialized.message);
     if (settle()) resolve(toolResultMessage(call, serialized.content, false));
@@ -93,11 +102,12 @@ export function runReadyCall(
     );
     controllerAbort(toolController, reason);
     resolve(
-      toolErrorResult(
+      errorResultWithin(
         call,
         "TOOL_TIMEOUT",
         `Tool "${call.name}" did not finish within ${ready.timeoutMs} ms and was asked to stop; ` +
           "it may still be running, and its effects are unknown",
+        ready.output?.limits,
       ),
     );
   };

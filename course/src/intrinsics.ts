@@ -184,6 +184,18 @@ export const stopTimer = (timer: unknown): void => {
   ReflectApply(nativeClearTimeout, globalThis, [timer]);
 };
 
+const processObject = (globalThis as { process?: { emitWarning?: unknown } }).process;
+const nativeEmitWarning = processObject?.emitWarning;
+/**
+ * `process.emitWarning` as it was at load, for reports that must not stop a
+ * call (a failing spill hook); a runtime without it gets nothing reported.
+ */
+export const emitWarning = (warning: Error): void => {
+  if (typeof nativeEmitWarning === "function") {
+    ReflectApply(nativeEmitWarning, processObject, [warning]);
+  }
+};
+
 interface UtilTypes {
   isProxy(value: unknown): boolean;
   isDate(value: unknown): boolean;

@@ -20,11 +20,41 @@ import {
   mapSize,
   mapValues,
   NativeMap,
+  NativeTypeError,
+  reflectGet,
 } from "./intrinsics.ts";
+import { refuseRegistryOption } from "./output-budget.ts";
+import { type OutputLevel, type OutputOptions, readOutputLevel } from "./output-settings.ts";
 import { type OwnField, readOwnField } from "./own-fields.ts";
 
 let lookup: (registry: ToolRegistry, name: string) => RegisteredCourseTool | undefined;
+let outputOf: (registry: ToolRegistry) => OutputLevel | undefined;
 let brandCheck: (value: unknown) => boolean;
+
+/**
+ * Options of a registry: output settings for every call of its Tools (see
+ * {@link OutputOptions}), which a Tool's own definition fields and a call's
+ * own options override field by field.
+ *
+ * @example
+ * const registry = new ToolRegistry(tools, { outputBudget: { maxCharacters: 50_000 }, truncate: "head-and-tail" });
+ */
+export type ToolRegistryOptions = OutputOptions;
+
+/** Reads registry options once each; a bad value is a TypeError naming the field and the rule. */
+function readRegistryOptions(options: unknown): OutputLevel | undefined {
+  if (options === undefined) return undefined;
+  if (typeof options !== "object" || options === null || isProxy(options)) {
+    throw new NativeTypeError("ToolRegistry options must be a plain object (not a Proxy)");
+  }
+  return readOutputLevel(options, refuseRegistryOption, (target, key) => {
+    try {
+      return reflectGet(target, key);
+    } catch (thrown) {
+      throw new NativeTypeError(`ToolRegistry options: ${key} threw when read`, { cause: thrown });
+    }
+  });
+}
 
 /** Reads one batch slot by index (never through the array's iterator or methods). */
 function readBatchEntry(batch: readonly unknown[], index: number): unknown {
@@ -65,14 +95,21 @@ function readBatchLength(batch: unknown): number {
  */
 export class ToolRegistry {
   readonly #tools = new NativeMap<string, RegisteredCourseTool>();
+  #output: OutputLevel | undefined;
 
   static {
     lookup = (registry, name) => mapGet(registry.#tools, name);
+    outputOf = (registry) => registry.#output;
     brandCheck = (value) => typeof value === "object" && value !== null && #tools in value;
   }
 
-  /** Registers `definitions` (default none) as one atomic batch. */
-  constructor(definitions: readonly AnyCourseTool[] = []) {
+  /**
+   * Registers `definitions` (default none) as one atomic batch. `options`
+   * (default none) sets output settings for every call of this registry's
+   * Tools; an invalid option is a TypeError and nothing is registered.
+   */
+  constructor(definitions: readonly AnyCourseTool[] = [], options?: ToolRegistryOptions) {
+    this.#output = readRegistryOptions(options);
     this.registerMany(definitions);
   }
 
@@ -132,9 +169,14 @@ export class ToolRegistry {
     return typeof name === "string" ? mapGet(this.#tools, name) : undefined;
   }
 
-  /** A new registry with the same members (the same frozen snapshots), independent afterwards. */
+  /**
+   * A new registry with the same members (the same frozen snapshots) and the
+   * same options, independent afterwards.
+   */
   snapshot(): ToolRegistry {
     const copy = new ToolRegistry();
+    // The settings are frozen: sharing them is copying them.
+    copy.#output = this.#output;
     const values = mapValues(this.#tools);
     for (let step = mapIteratorNext(values); step.done !== true; step = mapIteratorNext(values)) {
       mapSet(copy.#tools, step.value.name, step.value);
@@ -151,4 +193,9 @@ export function isToolRegistry(value: unknown): value is ToolRegistry {
 /** The Tool registered under `name` in `registry`, read from its private map. */
 export function lookupTool(registry: ToolRegistry, name: string): RegisteredCourseTool | undefined {
   return lookup(registry, name);
+}
+
+/** The output settings `registry` was constructed with, if any. */
+export function registryOutput(registry: ToolRegistry): OutputLevel | undefined {
+  return outputOf(registry);
 }

@@ -5,14 +5,29 @@
 
 import { containerKind, describeExotic } from "./containers.ts";
 import {
+  freeze,
   getOwnPropertyDescriptor,
   hasOwn,
   isProxy,
+  NativeSet,
   numberIsFinite,
+  setAdd,
+  setDelete,
+  setHas,
   stringCharCodeAt,
   stringSlice,
 } from "./intrinsics.ts";
 import { formatJsonPath } from "./json-path.ts";
+import {
+  codePointCount,
+  escapeUnit,
+  firstCodePoints,
+  headPiece,
+  isPlainText,
+  tailPiece,
+} from "./json-text.ts";
+import { sortPairs } from "./key-sort.ts";
+import { structuredMarker, textMarker } from "./truncation-markers.ts";
 
 /** Final `content` cap in Unicode code points, the truncation marker included. */
 export const COURSE_TOOL_OUTPUT_CAP_CHARACTERS = 4096;
@@ -31,29 +46,40 @@ export const COURSE_TOOL_SERIALIZATION_MAX_BIGINT_BITS = 4096;
 
 const MARKER_CODE_POINTS = 24; // "\n[Tool output truncated]"
 const KEPT_BEFORE_MARKER = COURSE_TOOL_OUTPUT_CAP_CHARACTERS - MARKER_CODE_POINTS;
-const BIGINT_LIMIT = 1n << BigInt(COURSE_TOOL_SERIALIZATION_MAX_BIGINT_BITS);
-const HEX = "0123456789abcdef";
+
+/** Which budget cut the output: named in a configured marker. */
+export type OutputLimitName =
+  | "characters"
+  | "depth"
+  | "values"
+  | "entries"
+  | "string characters"
+  | "BigInt size";
+
+/** The budgets one walk obeys; the course's unless the host configured others. */
+export interface WalkLimits {
+  readonly maxCharacters: number;
+  readonly maxDepth: number;
+  readonly maxNodes: number;
+  readonly maxEntries: number;
+  readonly maxStringCharacters: number;
+  readonly maxBigIntBits: number;
+}
+
+/** The course's budgets. */
+export const COURSE_LIMITS: WalkLimits = freeze({
+  maxCharacters: COURSE_TOOL_OUTPUT_CAP_CHARACTERS,
+  maxDepth: COURSE_TOOL_SERIALIZATION_MAX_DEPTH,
+  maxNodes: COURSE_TOOL_SERIALIZATION_MAX_NODES,
+  maxEntries: COURSE_TOOL_SERIALIZATION_MAX_COLLECTION_ENTRIES,
+  maxStringCharacters: COURSE_TOOL_SERIALIZATION_MAX_STRING_CHARACTERS,
+  maxBigIntBits: COURSE_TOOL_SERIALIZATION_MAX_BIGINT_BITS,
+});
 
 /** The serializer's verdict: text (possibly truncated), or why the output was refused. */
 export type SerializedOutput =
   | { readonly ok: true; readonly content: string; readonly truncated: boolean }
   | { readonly ok: false; readonly message: string };
-
-/**
- * True when `text` needs no escaping and has no surrogates, so that its
- * length is its code-point count and it can be written as it is. A loop,
- * not a RegExp: `RegExp.prototype.test` looks `exec` up at call time, and a
- * patched `exec` must not decide what counts as safe.
- */
-function isPlainText(text: string, length: number): boolean {
-  for (let index = 0; index < length; index += 1) {
-    const unit = stringCharCodeAt(text, index);
-    if (unit < 0x20 || unit === 0x22 || unit === 0x5c || (unit >= 0xd800 && unit <= 0xdfff)) {
-      return false;
-    }
-  }
-  return true;
-}
 
 /** Thrown inside the walk when a budget runs out; never leaves this module. */
 const TRUNCATED: unique symbol = Symbol("truncated");
@@ -61,26 +87,6 @@ const TRUNCATED: unique symbol = Symbol("truncated");
 /** Thrown inside the walk for a value that cannot be written; never leaves this module. */
 class Refusal {
   constructor(readonly message: string) {}
-}
-
-/**
- * Sorts a flat `[key, value, key, value, …]` list by key (plain string
- * comparison) in place. Insertion sort: the visit budget caps a list at 256
- * keys, `for…in` usually yields them nearly sorted, and nothing is allocated.
- */
-function sortPairs(pairs: unknown[]): void {
-  for (let index = 2; index < pairs.length; index += 2) {
-    const key = pairs[index] as string;
-    const value = pairs[index + 1];
-    let slot = index - 2;
-    while (slot >= 0 && (pairs[slot] as string) > key) {
-      pairs[slot + 2] = pairs[slot];
-      pairs[slot + 3] = pairs[slot + 1];
-      slot -= 2;
-    }
-    pairs[slot + 2] = key;
-    pairs[slot + 3] = value;
-  }
 }
 
 /**
@@ -95,29 +101,59 @@ function sortPairs(pairs: unknown[]): void {
  */
 const liveHasOwn = (target: object, key: string): boolean => Object.hasOwn(target, key);
 
+/** Deeper than this, the cycle check uses a Set instead of scanning the path. */
+const PATH_SCAN_DEPTH = 64;
+
 class Walk {
   out = "";
   written = 0;
   nodes = 0;
   visits = 0;
-  stringLeft = COURSE_TOOL_SERIALIZATION_MAX_STRING_CHARACTERS;
   depth = 0;
+  stringLeft: number;
+  /** Which budget cut the walk, once one did. */
+  limit: OutputLimitName | undefined;
+  /** A top-level array's length (known at no cost), else -1. */
+  rootArrayLength = -1;
+  readonly cap: number;
+  readonly maxDepth: number;
+  readonly maxNodes: number;
+  readonly maxEntries: number;
+  readonly bigIntLimit: bigint;
   // The containers on the current path (for cycles) and the keys leading to them (for messages).
   readonly ancestors: object[] = [];
   readonly path: (string | number)[] = [];
+  // The same containers as a set, for walks allowed deeper than a scan stays cheap.
+  readonly onPath: Set<object> | undefined;
 
   /** `ownKey` decides which enumerated keys are own: the live global for Tool output. */
-  constructor(readonly ownKey: (target: object, key: string) => boolean) {}
+  constructor(
+    readonly ownKey: (target: object, key: string) => boolean,
+    limits: WalkLimits,
+  ) {
+    this.cap = limits.maxCharacters;
+    this.maxDepth = limits.maxDepth;
+    this.maxNodes = limits.maxNodes;
+    this.maxEntries = limits.maxEntries;
+    this.stringLeft = limits.maxStringCharacters;
+    this.bigIntLimit = 1n << BigInt(limits.maxBigIntBits);
+    this.onPath = limits.maxDepth > PATH_SCAN_DEPTH ? new NativeSet<object>() : undefined;
+  }
+
+  cut(limit: OutputLimitName): never {
+    this.limit = limit;
+    throw TRUNCATED;
+  }
 
   append(text: string, codePoints: number): void {
     this.out += text;
     this.written += codePoints;
-    if (this.written > COURSE_TOOL_OUTPUT_CAP_CHARACTERS) throw TRUNCATED;
+    if (this.written > this.cap) this.cut("characters");
   }
 
   visitEntry(): void {
     this.visits += 1;
-    if (this.visits > COURSE_TOOL_SERIALIZATION_MAX_COLLECTION_ENTRIES) throw TRUNCATED;
+    if (this.visits > this.maxEntries) this.cut("entries");
   }
 
   refuse(reason: string): never {
@@ -141,7 +177,7 @@ class Walk {
     while (index < length) {
       if (this.stringLeft === 0) {
         this.append(chunk, chunkPoints);
-        throw TRUNCATED;
+        this.cut("string characters");
       }
       this.stringLeft -= 1;
       const unit = stringCharCodeAt(text, index);
@@ -154,16 +190,9 @@ class Walk {
           continue;
         }
       }
-      if (unit === 0x22 || unit === 0x5c) {
-        chunk += unit === 0x22 ? '\\"' : "\\\\";
-        chunkPoints += 2;
-      } else if (unit < 0x20 || (unit >= 0xd800 && unit <= 0xdfff)) {
-        chunk += `\\u${HEX[(unit >> 12) & 15]}${HEX[(unit >> 8) & 15]}${HEX[(unit >> 4) & 15]}${HEX[unit & 15]}`;
-        chunkPoints += 6;
-      } else {
-        chunk += stringSlice(text, index, index + 1);
-        chunkPoints += 1;
-      }
+      const escaped = escapeUnit(text, index, unit);
+      chunk += escaped;
+      chunkPoints += escaped.length;
       index += 1;
     }
     this.append(chunk, chunkPoints);
@@ -172,7 +201,7 @@ class Walk {
 
   value(value: unknown): void {
     this.nodes += 1;
-    if (this.nodes > COURSE_TOOL_SERIALIZATION_MAX_NODES) throw TRUNCATED;
+    if (this.nodes > this.maxNodes) this.cut("values");
     switch (typeof value) {
       case "string":
         return this.string(value);
@@ -184,7 +213,7 @@ class Walk {
         return value ? this.append("true", 4) : this.append("false", 5);
       case "bigint":
         // Compared before any decimal conversion, so a huge BigInt costs nothing.
-        if (value >= BIGINT_LIMIT || value <= -BIGINT_LIMIT) throw TRUNCATED;
+        if (value >= this.bigIntLimit || value <= -this.bigIntLimit) this.cut("BigInt size");
         return this.string(`${value}n`);
       case "undefined":
         return this.append('"[Undefined]"', 13);
@@ -204,25 +233,34 @@ class Walk {
     this.append(text, text.length);
   }
 
+  onCurrentPath(value: object): boolean {
+    if (this.onPath !== undefined) return setHas(this.onPath, value);
+    for (let index = 0; index < this.depth; index += 1) {
+      if (this.ancestors[index] === value) return true;
+    }
+    return false;
+  }
+
   container(value: object): void {
     // Checked before anything else touches it: every later step could hit a trap.
     if (isProxy(value)) this.refuse("Proxy objects are not supported");
-    for (let index = 0; index < this.depth; index += 1) {
-      if (this.ancestors[index] === value) return this.append('"[Circular]"', 12);
-    }
+    if (this.onCurrentPath(value)) return this.append('"[Circular]"', 12);
     const kind = containerKind(value);
     if (kind === "exotic") this.refuse(describeExotic(value));
-    if (this.depth >= COURSE_TOOL_SERIALIZATION_MAX_DEPTH) throw TRUNCATED;
+    if (this.depth >= this.maxDepth) this.cut("depth");
     this.ancestors[this.depth] = value;
+    if (this.onPath !== undefined) setAdd(this.onPath, value);
     this.depth += 1;
     if (kind === "array") this.array(value as readonly unknown[]);
     else this.object(value);
     this.depth -= 1;
+    if (this.onPath !== undefined) setDelete(this.onPath, value);
   }
 
   array(value: readonly unknown[]): void {
-    this.append("[", 1);
     const length = value.length;
+    if (this.depth === 1) this.rootArrayLength = length;
+    this.append("[", 1);
     for (let index = 0; index < length; index += 1) {
       this.visitEntry();
       if (index > 0) this.append(",", 1);
@@ -264,16 +302,34 @@ class Walk {
   }
 }
 
-/** Keeps the first `KEPT_BEFORE_MARKER` code points of `text`, then the marker. */
-function truncate(text: string): string {
-  let index = 0;
-  let points = 0;
-  while (points < KEPT_BEFORE_MARKER && index < text.length) {
-    const unit = stringCharCodeAt(text, index);
-    index += unit >= 0xd800 && unit <= 0xdbff && index + 1 < text.length ? 2 : 1;
-    points += 1;
+/** How one walk ended: refused, whole, or cut by a budget with what was written so far. */
+type WalkResult =
+  | { readonly kind: "refused"; readonly message: string }
+  | { readonly kind: "whole"; readonly content: string }
+  | { readonly kind: "cut"; readonly walk: Walk; readonly limit: OutputLimitName };
+
+function walkValue(
+  value: unknown,
+  limits: WalkLimits,
+  ownKey: (target: object, key: string) => boolean,
+): WalkResult {
+  const walk = new Walk(ownKey, limits);
+  try {
+    walk.value(value);
+  } catch (thrown) {
+    if (thrown instanceof Refusal) return { kind: "refused", message: thrown.message };
+    if (thrown !== TRUNCATED) throw thrown;
+    return { kind: "cut", walk, limit: walk.limit as OutputLimitName };
   }
-  return stringSlice(text, 0, index) + COURSE_TOOL_TRUNCATION_MARKER;
+  return { kind: "whole", content: walk.out };
+}
+
+/** The course's cut: the first 4072 code points written, then the course's marker. */
+function courseResult(result: WalkResult): SerializedOutput {
+  if (result.kind === "refused") return { ok: false, message: result.message };
+  if (result.kind === "whole") return { ok: true, content: result.content, truncated: false };
+  const kept = firstCodePoints(result.walk.out, KEPT_BEFORE_MARKER);
+  return { ok: true, content: kept + COURSE_TOOL_TRUNCATION_MARKER, truncated: true };
 }
 
 /**
@@ -289,30 +345,109 @@ function truncate(text: string): string {
  * serializeToolOutput({ b: 1, a: [true, null] }); // { ok: true, content: '{"a":[true,null],"b":1}', truncated: false }
  */
 export function serializeToolOutput(value: unknown): SerializedOutput {
-  return serializeWith(value, liveHasOwn);
+  return courseResult(walkValue(value, COURSE_LIMITS, liveHasOwn));
 }
 
 /**
  * Serializes a value this module built itself (an error result's
  * null-prototype `{ error: { code, message } }`) with the captured own-key
  * check: the same text as `serializeToolOutput`, which a patched global
- * `Object.hasOwn` cannot empty.
+ * `Object.hasOwn` cannot empty. `limits` are a configured budget's, or the course's.
  */
-export function serializeTrusted(value: unknown): SerializedOutput {
-  return serializeWith(value, hasOwn);
+export function serializeTrusted(value: unknown, limits?: WalkLimits): SerializedOutput {
+  if (limits === undefined) return courseResult(walkValue(value, COURSE_LIMITS, hasOwn));
+  const draft = draftFrom(walkValue(value, limits, hasOwn), value, limits, "head");
+  if (draft.kind === "refused") return { ok: false, message: draft.message };
+  if (draft.kind === "whole") return { ok: true, content: draft.content, truncated: false };
+  return { ok: true, content: draft.finish(undefined), truncated: true };
 }
 
-function serializeWith(
+/** Where a configured cut keeps text: see `TruncateStrategy` in `output-budget.ts`. */
+export type CutStrategy = "head" | "tail" | "head-and-tail";
+
+/**
+ * A serialization under a configured budget, before its marker is final: a
+ * cut output is finished once the spill hook (if any) has named where the
+ * full output went.
+ */
+export type OutputDraft =
+  | { readonly kind: "refused"; readonly message: string }
+  | { readonly kind: "whole"; readonly content: string }
+  | {
+      readonly kind: "cut";
+      readonly limit: OutputLimitName;
+      /** The final content, at most `maxCharacters` code points, naming `reference` if given. */
+      finish(reference: string | undefined): string;
+    };
+
+/**
+ * Serializes a Tool's output under a configured budget (same rules as
+ * `serializeToolOutput`, the same calls of the live `Object.hasOwn`). A cut
+ * top-level string keeps its head, its tail or both, as `strategy` says;
+ * structured output always keeps the head.
+ */
+export function draftOutput(
   value: unknown,
-  ownKey: (target: object, key: string) => boolean,
-): SerializedOutput {
-  const walk = new Walk(ownKey);
-  try {
-    walk.value(value);
-  } catch (thrown) {
-    if (thrown instanceof Refusal) return { ok: false, message: thrown.message };
-    if (thrown !== TRUNCATED) throw thrown;
-    return { ok: true, content: truncate(walk.out), truncated: true };
+  limits: WalkLimits,
+  strategy: CutStrategy,
+): OutputDraft {
+  return draftFrom(walkValue(value, limits, liveHasOwn), value, limits, strategy);
+}
+
+function draftFrom(
+  result: WalkResult,
+  value: unknown,
+  limits: WalkLimits,
+  strategy: CutStrategy,
+): OutputDraft {
+  if (result.kind !== "cut") return result;
+  const { walk, limit } = result;
+  if (typeof value === "string") {
+    return {
+      kind: "cut",
+      limit,
+      finish: (reference) => cutText(value, limit, limits, strategy, reference),
+    };
   }
-  return { ok: true, content: walk.out, truncated: false };
+  const finish = (reference: string | undefined): string => {
+    const marker = `\n${structuredMarker(limit, limits, walk.rootArrayLength, reference)}`;
+    return firstCodePoints(walk.out, limits.maxCharacters - codePointCount(marker)) + marker;
+  };
+  return { kind: "cut", limit, finish };
+}
+
+/**
+ * Cuts a top-level string that did not fit: the head (`"…` then the marker),
+ * the tail (the marker, then `…"`), or both ends around it. Costs only what
+ * it keeps. The marker is sized for the largest count it could state, so the
+ * content never exceeds the cap whatever the kept count turns out to be.
+ */
+function cutText(
+  text: string,
+  limit: OutputLimitName,
+  limits: WalkLimits,
+  strategy: CutStrategy,
+  reference: string | undefined,
+): string {
+  const total = text.length;
+  const widest = textMarker(total, total, limit, limits, reference);
+  // Quotes: the head keeps the opening one, the tail the closing one, both ends both.
+  const quotes = strategy === "head-and-tail" ? 2 : 1;
+  const newlines = strategy === "head-and-tail" ? 2 : 1;
+  const room = limits.maxCharacters - codePointCount(widest) - newlines - quotes;
+  const sourceRoom = limits.maxStringCharacters;
+  if (strategy === "head") {
+    const head = headPiece(text, room, sourceRoom);
+    return `"${head.text}\n${textMarker(head.units, total, limit, limits, reference)}`;
+  }
+  if (strategy === "tail") {
+    const tail = tailPiece(text, room, sourceRoom, 0);
+    return `${textMarker(tail.units, total, limit, limits, reference)}\n${tail.text}"`;
+  }
+  const headRoom = room - (room >> 1);
+  const headSource = sourceRoom - (sourceRoom >> 1);
+  const head = headPiece(text, headRoom, headSource);
+  const tail = tailPiece(text, room - head.written, sourceRoom - headSource, head.units);
+  const marker = textMarker(head.units + tail.units, total, limit, limits, reference);
+  return `"${head.text}\n${marker}\n${tail.text}"`;
 }

@@ -5,7 +5,7 @@
 
 import { freeze, NativeTypeError } from "./intrinsics.ts";
 import type { CourseToolCall, CourseToolResultMessage } from "./protocol.ts";
-import { serializeTrusted } from "./serializer.ts";
+import { serializeTrusted, type WalkLimits } from "./serializer.ts";
 
 /**
  * Builds the frozen message that links a Tool's outcome to its call; the id is
@@ -47,6 +47,20 @@ export function toolErrorResult(
   code: string,
   message: string,
 ): CourseToolResultMessage {
+  return errorResultWithin(toolCall, code, message, undefined);
+}
+
+/**
+ * Like {@link toolErrorResult}, under a call's configured limits (undefined:
+ * the course's), so that an error result obeys the same `maxCharacters` as a
+ * success would.
+ */
+export function errorResultWithin(
+  toolCall: Pick<CourseToolCall, "id" | "name">,
+  code: string,
+  message: string,
+  limits: WalkLimits | undefined,
+): CourseToolResultMessage {
   // A host's mistake, refused before anything is read: a non-string (a Proxy,
   // say) would otherwise be turned into text by running its code.
   if (typeof code !== "string" || typeof message !== "string") {
@@ -55,10 +69,10 @@ export function toolErrorResult(
   // Null prototypes: an enumerable key planted on Object.prototype is not
   // walked (nor counted against the visit budget), and the captured own-key
   // check means a patched Object.hasOwn cannot empty the error either.
-  const serialized = serializeTrusted({
-    __proto__: null,
-    error: { __proto__: null, code, message },
-  });
+  const serialized = serializeTrusted(
+    { __proto__: null, error: { __proto__: null, code, message } },
+    limits,
+  );
   // Two strings always serialize (a long one is cut at the marker); the constant
   // fallback only guards a defect, and interpolates nothing.
   const content = serialized.ok ? serialized.content : ERROR_RESULT_UNWRITABLE;

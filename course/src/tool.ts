@@ -31,11 +31,12 @@ import {
   weakMapSet,
 } from "./intrinsics.ts";
 import { refuseIfAsync } from "./outcomes.ts";
+import { resolveOutputSettings } from "./output-settings.ts";
 import { isNonBlankString, MISSING, readOwnValue } from "./own-fields.ts";
 import type { CourseToolCall, CourseToolResultMessage } from "./protocol.ts";
-import { isToolRegistry, lookupTool, type ToolRegistry } from "./registry.ts";
+import { isToolRegistry, lookupTool, registryOutput, type ToolRegistry } from "./registry.ts";
 import { abortReason, isAborted, isAbortSignal } from "./signals.ts";
-import { toolErrorResult } from "./tool-results.ts";
+import { errorResultWithin } from "./tool-results.ts";
 
 export type { ToolCallOptions } from "./call-options.ts";
 export type { AnyCourseTool, RegisteredCourseTool, ToolDefinition } from "./definitions.ts";
@@ -201,18 +202,21 @@ function prepareCall(
   }
   rejectIfAborted(signal);
   const tool = lookupTool(registry, call.name);
+  // Error results obey the call's output budget too; an unknown Tool has no level of its own.
+  const output = resolveOutputSettings(settings.output, tool, registryOutput(registry));
+  const toolErrorResult = (code: ToolResultErrorCode, message: string) =>
+    errorResultWithin(call, code, message, output?.limits);
   if (tool === undefined) {
-    const result = toolErrorResult(call, "TOOL_NOT_FOUND", `Unknown Tool "${call.name}"`);
+    const result = toolErrorResult("TOOL_NOT_FOUND", `Unknown Tool "${call.name}"`);
     return decided(call, result);
   }
   // A provider's argument text that could not be read: answered, never validated or run.
   const refusal = invalidArgumentsReason(call);
   if (refusal !== undefined) {
-    return decided(call, toolErrorResult(call, "TOOL_ARGUMENTS_INVALID", refusal));
+    return decided(call, toolErrorResult("TOOL_ARGUMENTS_INVALID", refusal));
   }
   if (jsonTextExceeds(call.arguments, settings.maxArgumentCharacters)) {
     const result = toolErrorResult(
-      call,
       "TOOL_ARGUMENTS_INVALID",
       `Tool arguments are longer than ${settings.maxArgumentCharacters} characters of JSON`,
     );
@@ -229,11 +233,11 @@ function prepareCall(
   if (decision.kind === "threw") {
     if (isRegisteredNonRecoverable(decision.thrown)) throw decision.thrown;
     const message = describeThrown(decision.thrown, "Tool validation failed");
-    const result = toolErrorResult(call, "TOOL_VALIDATION_FAILED", message);
+    const result = toolErrorResult("TOOL_VALIDATION_FAILED", message);
     return decided(call, result);
   }
   if (decision.kind === "refused") {
-    const result = toolErrorResult(call, decision.code, decision.message);
+    const result = toolErrorResult(decision.code, decision.message);
     return decided(call, result);
   }
   let timeoutMs: number | undefined;
@@ -251,6 +255,7 @@ function prepareCall(
     signal,
     timeoutMs,
     approve: settings.approve,
+    output,
     result: undefined,
   };
 }

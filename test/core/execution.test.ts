@@ -29,6 +29,7 @@ function ready(execute: Execute, overrides: Partial<ReadyCall> = {}): ReadyCall 
     signal: new AbortController().signal,
     timeoutMs: undefined,
     approve: undefined,
+    output: undefined,
     ...overrides,
   };
 }

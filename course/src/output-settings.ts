@@ -1,0 +1,251 @@
+/**
+ * The output settings of one call, resolved from its three levels: the call's
+ * options, the Tool's definition and the registry's options. Per field, the
+ * narrowest level that sets it wins (call, then Tool, then registry, then the
+ * course). When no level configures anything, there are no settings at all,
+ * and the call is serialized exactly as the course serializes it.
+ */
+
+import { freeze, reflectGet } from "./intrinsics.ts";
+import {
+  DEFAULT_MAX_SPILL_CHARACTERS,
+  type OutputBudget,
+  readOutputBudget,
+  readRangedInteger,
+  readTruncate,
+  SPILL_CHARACTERS_RANGE,
+  type TruncateStrategy,
+} from "./output-budget.ts";
+import { COURSE_LIMITS, type OutputLimitName, type WalkLimits } from "./serializer.ts";
+
+/**
+ * What a spill hook is told about the output it receives.
+ *
+ * - `toolCallId`, `toolName`: the call the output belongs to.
+ * - `limit`: the budget that cut the content the model reads.
+ * - `truncated`: whether the spilled text was itself cut (at the spill
+ *   budget), in which case it ends with its own marker.
+ */
+export interface OutputSpillInfo {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly limit: OutputLimitName;
+  readonly truncated: boolean;
+}
+
+/**
+ * A synchronous hook that receives the full output of a call whose content
+ * was truncated (serialized under the spill budget, by the same rules) and may
+ * return a short reference to where it put it (a file path, an artifact id),
+ * at most 200 characters, no control characters. The marker then names it.
+ * Return `undefined` to name nothing.
+ *
+ * @example
+ * const spill: OutputSpill = (text, { toolCallId }) => {
+ *   const path = join(outputDir, `${toolCallId}.txt`);
+ *   writeFileSync(path, text);
+ *   return path;
+ * };
+ */
+export type OutputSpill = (text: string, info: OutputSpillInfo) => string | undefined;
+
+/** Receives, once, each failure of a spill hook (a throw or a bad answer). */
+export type OutputSpillErrorHandler = (error: unknown, info: OutputSpillInfo) => unknown;
+
+/**
+ * Output settings a registry or a call may carry. Every field is optional.
+ *
+ * - `outputBudget`: limits on the content (see {@link OutputBudget}).
+ * - `truncate`: which part of a long top-level string is kept. Default `"head"`.
+ * - `spill`: a hook for the full output of a truncated result. Default none.
+ * - `maxSpillCharacters`: the budget the spilled text is serialized under
+ *   (characters, string characters, values and entries; never below the
+ *   content's own). Default 1,000,000; from 1,024 to 50,000,000.
+ * - `onSpillError`: receives each failure of `spill`, once. Default: a
+ *   process warning named `ToolOutputSpillWarning`.
+ *
+ * Any of `outputBudget`, `truncate` or `spill`, at any level, makes the
+ * markers say what was cut; without them, results are exactly the course's.
+ */
+export interface OutputOptions {
+  readonly outputBudget?: OutputBudget;
+  readonly truncate?: TruncateStrategy;
+  readonly spill?: OutputSpill;
+  readonly maxSpillCharacters?: number;
+  readonly onSpillError?: OutputSpillErrorHandler;
+}
+
+/** One level's output settings after one read of each field and validation. */
+export interface OutputLevel {
+  readonly outputBudget: OutputBudget | undefined;
+  readonly truncate: TruncateStrategy | undefined;
+  readonly spill: OutputSpill | undefined;
+  readonly maxSpillCharacters: number | undefined;
+  readonly onSpillError: OutputSpillErrorHandler | undefined;
+}
+
+/** The output fields of a Tool definition, as its snapshot holds them. */
+export interface ToolOutputFields {
+  readonly outputBudget?: OutputBudget;
+  readonly truncate?: TruncateStrategy;
+}
+
+/** Where a spilled text goes and under which budget it is written. */
+export interface SpillSettings {
+  readonly hook: OutputSpill;
+  readonly limits: WalkLimits;
+  readonly onError: OutputSpillErrorHandler | undefined;
+}
+
+/** A call's resolved output settings; absent when nothing is configured (the course path). */
+export interface OutputSettings {
+  readonly limits: WalkLimits;
+  readonly truncate: TruncateStrategy;
+  readonly spill: SpillSettings | undefined;
+}
+
+/** The output fields, in the order they are read. */
+export const OUTPUT_OPTION_FIELDS = [
+  "outputBudget",
+  "truncate",
+  "spill",
+  "maxSpillCharacters",
+  "onSpillError",
+] as const;
+
+function readFunction<T>(value: unknown, name: string, refuse: (message: string) => never) {
+  if (value === undefined) return undefined;
+  if (typeof value !== "function") return refuse(`${name} must be a function`);
+  return value as T;
+}
+
+/**
+ * Reads the output fields of an options object once each, through `get`
+ * (inherited fields count, as for the other options), and checks them.
+ * Returns undefined when none is set.
+ */
+export function readOutputLevel(
+  options: object,
+  refuse: (message: string) => never,
+  get: (target: object, key: string) => unknown = reflectGet,
+): OutputLevel | undefined {
+  const outputBudget = readOutputBudget(get(options, "outputBudget"), "outputBudget", refuse);
+  const truncate = readTruncate(get(options, "truncate"), "truncate", refuse);
+  const spill = readFunction<OutputSpill>(get(options, "spill"), "spill", refuse);
+  const maxSpillCharacters = readRangedInteger(
+    get(options, "maxSpillCharacters"),
+    "maxSpillCharacters",
+    SPILL_CHARACTERS_RANGE,
+    refuse,
+  );
+  const onSpillError = readFunction<OutputSpillErrorHandler>(
+    get(options, "onSpillError"),
+    "onSpillError",
+    refuse,
+  );
+  if (
+    outputBudget === undefined &&
+    truncate === undefined &&
+    spill === undefined &&
+    maxSpillCharacters === undefined &&
+    onSpillError === undefined
+  ) {
+    return undefined;
+  }
+  return freeze({ outputBudget, truncate, spill, maxSpillCharacters, onSpillError });
+}
+
+/** The first of three values that is set. */
+function first<T>(call: T | undefined, tool: T | undefined, registry: T | undefined) {
+  return call !== undefined ? call : tool !== undefined ? tool : registry;
+}
+
+function limitOf(
+  field: keyof OutputBudget,
+  call: OutputBudget | undefined,
+  tool: OutputBudget | undefined,
+  registry: OutputBudget | undefined,
+  course: number,
+): number {
+  return first(call?.[field], tool?.[field], registry?.[field]) ?? course;
+}
+
+const larger = (left: number, right: number): number => (left > right ? left : right);
+
+/**
+ * Resolves a call's output settings. Undefined when no level sets a budget,
+ * a strategy or a spill hook: then the course's budgets and marker apply,
+ * byte for byte.
+ */
+export function resolveOutputSettings(
+  call: OutputLevel | undefined,
+  tool: ToolOutputFields | undefined,
+  registry: OutputLevel | undefined,
+): OutputSettings | undefined {
+  const callBudget = call?.outputBudget;
+  const toolBudget = tool?.outputBudget;
+  const registryBudget = registry?.outputBudget;
+  const truncate = first(call?.truncate, tool?.truncate, registry?.truncate);
+  const hook = first(call?.spill, undefined, registry?.spill);
+  if (
+    callBudget === undefined &&
+    toolBudget === undefined &&
+    registryBudget === undefined &&
+    truncate === undefined &&
+    hook === undefined
+  ) {
+    return undefined;
+  }
+  const limits: WalkLimits = freeze({
+    maxCharacters: limitOf(
+      "maxCharacters",
+      callBudget,
+      toolBudget,
+      registryBudget,
+      COURSE_LIMITS.maxCharacters,
+    ),
+    maxDepth: limitOf("maxDepth", callBudget, toolBudget, registryBudget, COURSE_LIMITS.maxDepth),
+    maxNodes: limitOf("maxNodes", callBudget, toolBudget, registryBudget, COURSE_LIMITS.maxNodes),
+    maxEntries: limitOf(
+      "maxEntries",
+      callBudget,
+      toolBudget,
+      registryBudget,
+      COURSE_LIMITS.maxEntries,
+    ),
+    maxStringCharacters: limitOf(
+      "maxStringCharacters",
+      callBudget,
+      toolBudget,
+      registryBudget,
+      COURSE_LIMITS.maxStringCharacters,
+    ),
+    maxBigIntBits: limitOf(
+      "maxBigIntBits",
+      callBudget,
+      toolBudget,
+      registryBudget,
+      COURSE_LIMITS.maxBigIntBits,
+    ),
+  });
+  let spill: SpillSettings | undefined;
+  if (hook !== undefined) {
+    const characters =
+      first(call?.maxSpillCharacters, undefined, registry?.maxSpillCharacters) ??
+      DEFAULT_MAX_SPILL_CHARACTERS;
+    spill = freeze({
+      hook,
+      // Never a smaller budget than the content's own: the spill is the full output.
+      limits: freeze({
+        maxCharacters: larger(characters, limits.maxCharacters),
+        maxDepth: limits.maxDepth,
+        maxNodes: larger(characters, limits.maxNodes),
+        maxEntries: larger(characters, limits.maxEntries),
+        maxStringCharacters: larger(characters, limits.maxStringCharacters),
+        maxBigIntBits: limits.maxBigIntBits,
+      }),
+      onError: first(call?.onSpillError, undefined, registry?.onSpillError),
+    });
+  }
+  return freeze({ limits, truncate: truncate ?? "head", spill });
+}

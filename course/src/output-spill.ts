@@ -1,0 +1,154 @@
+/**
+ * Serializing a Tool's output under configured settings, and handing the full
+ * output of a truncated result to the host's spill hook. The hook is the
+ * host's code: whatever it does (throw, answer something odd, answer
+ * asynchronously) never changes the result's linkage or turns a success into
+ * a failure; the marker then names no reference and the failure is reported
+ * once.
+ */
+
+import { isRegisteredNonRecoverable } from "./errors.ts";
+import {
+  apply,
+  defineProperty,
+  emitWarning,
+  freeze,
+  isNativePromise,
+  NativeError,
+  stringCharCodeAt,
+} from "./intrinsics.ts";
+import { observe } from "./outcomes.ts";
+import type { OutputSettings, OutputSpillInfo, SpillSettings } from "./output-settings.ts";
+import type { CourseToolCall } from "./protocol.ts";
+import { draftOutput, type OutputLimitName, type SerializedOutput } from "./serializer.ts";
+
+/** Name of the process warning emitted for a failed spill when no `onSpillError` is given. */
+export const SPILL_WARNING = "ToolOutputSpillWarning";
+
+/** The longest spill reference a marker names, in UTF-16 code units. */
+export const MAX_SPILL_REFERENCE_CHARACTERS = 200;
+
+function warn(message: string, cause: unknown): void {
+  const warning = new NativeError(message, { cause });
+  defineProperty(warning, "name", { value: SPILL_WARNING, enumerable: false });
+  try {
+    emitWarning(warning);
+  } catch {
+    // A broken process.emitWarning leaves nowhere else to report to; the call goes on.
+  }
+}
+
+function report(spill: SpillSettings, error: unknown, info: OutputSpillInfo): void {
+  const onError = spill.onError;
+  const about = `the spill hook failed for Tool call "${info.toolCallId}"; its marker names no reference`;
+  if (onError === undefined) return warn(about, error);
+  try {
+    const answer = apply(onError, undefined, [error, info]);
+    // An asynchronous handler's rejection would otherwise surface as unhandled.
+    if (isNativePromise(answer)) observe(answer);
+  } catch (thrown) {
+    warn(`onSpillError failed while reporting that ${about}`, thrown);
+  }
+}
+
+/** Why a reference cannot be named in a marker, or undefined when it can. */
+function referenceProblem(reference: string): string | undefined {
+  if (reference.length === 0) return "the spill reference is empty";
+  if (reference.length > MAX_SPILL_REFERENCE_CHARACTERS) {
+    return `the spill reference is longer than ${MAX_SPILL_REFERENCE_CHARACTERS} characters`;
+  }
+  let blank = true;
+  for (let index = 0; index < reference.length; index += 1) {
+    const unit = stringCharCodeAt(reference, index);
+    // A control character (a line feed, say) could make the marker look like more than a marker.
+    if (unit < 0x20 || (unit >= 0x7f && unit <= 0x9f)) {
+      return "the spill reference contains a control character";
+    }
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = stringCharCodeAt(reference, index + 1);
+      if (!(next >= 0xdc00 && next <= 0xdfff)) return "the spill reference has a lone surrogate";
+      index += 1;
+    } else if (unit >= 0xdc00 && unit <= 0xdfff) {
+      return "the spill reference has a lone surrogate";
+    }
+    if (unit !== 0x20) blank = false;
+  }
+  return blank ? "the spill reference is blank" : undefined;
+}
+
+/**
+ * Serializes the full output under the spill budget and hands it to the hook.
+ * Returns the reference the marker names, or undefined. Only a registered
+ * NonRecoverableToolError thrown while serializing (by a Proxy prototype's
+ * trap) escapes, as it would from the content's own serialization.
+ */
+function spillFullOutput(
+  output: unknown,
+  spill: SpillSettings,
+  call: CourseToolCall,
+  limit: OutputLimitName,
+): string | undefined {
+  let text: string;
+  let truncated: boolean;
+  const base = { toolCallId: call.id, toolName: call.name, limit };
+  try {
+    const draft = draftOutput(output, spill.limits, "head");
+    if (draft.kind === "refused") {
+      // Reached only past the content's cut: something there cannot be written.
+      report(
+        spill,
+        new NativeError(`the full output could not be serialized: ${draft.message}`),
+        freeze({ ...base, truncated: false }),
+      );
+      return undefined;
+    }
+    truncated = draft.kind === "cut";
+    text = draft.kind === "cut" ? draft.finish(undefined) : draft.content;
+  } catch (thrown) {
+    if (isRegisteredNonRecoverable(thrown)) throw thrown;
+    report(spill, thrown, freeze({ ...base, truncated: false }));
+    return undefined;
+  }
+  const info: OutputSpillInfo = freeze({ ...base, truncated });
+  let answer: unknown;
+  try {
+    answer = apply(spill.hook, undefined, [text, info]);
+  } catch (thrown) {
+    report(spill, thrown, info);
+    return undefined;
+  }
+  if (answer === undefined) return undefined;
+  if (typeof answer !== "string") {
+    // A promise or thenable is not an answer: the hook must decide synchronously.
+    if (isNativePromise(answer)) observe(answer);
+    const why =
+      isNativePromise(answer) || (typeof answer === "object" && answer !== null)
+        ? "the spill hook must return a string reference or undefined, synchronously"
+        : `the spill hook returned ${typeof answer}, not a string reference or undefined`;
+    report(spill, new NativeError(why), info);
+    return undefined;
+  }
+  const problem = referenceProblem(answer);
+  if (problem === undefined) return answer;
+  report(spill, new NativeError(problem), info);
+  return undefined;
+}
+
+/**
+ * Serializes a Tool's output under configured settings: a cut result's marker
+ * says which budget ran out, and names where the full output went when a
+ * spill hook took it.
+ */
+export function serializeConfigured(
+  output: unknown,
+  settings: OutputSettings,
+  call: CourseToolCall,
+): SerializedOutput {
+  const draft = draftOutput(output, settings.limits, settings.truncate);
+  if (draft.kind === "refused") return { ok: false, message: draft.message };
+  if (draft.kind === "whole") return { ok: true, content: draft.content, truncated: false };
+  const spill = settings.spill;
+  const reference =
+    spill === undefined ? undefined : spillFullOutput(output, spill, call, draft.limit);
+  return { ok: true, content: draft.finish(reference), truncated: true };
+}
