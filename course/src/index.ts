@@ -10,6 +10,12 @@ export {
   snapshotToolCall,
   toolCallWithInvalidArguments,
 } from "./call-snapshot.ts";
+export {
+  DEFAULT_MAX_SPILL_CHARACTERS,
+  OUTPUT_BUDGET_RANGES,
+  SPILL_CHARACTERS_RANGE,
+} from "./output-budget.ts";
+export { MAX_SPILL_REFERENCE_CHARACTERS } from "./output-spill.ts";
 export type {
   CourseJsonArray,
   CourseJsonObject,
@@ -23,16 +29,23 @@ export type {
   CourseToolResultMessage,
   CourseToolValidation,
 } from "./protocol.ts";
-export type { SerializedOutput } from "./serializer.ts";
+export type { OutputLimitName, SerializedOutput, SerializeOptions } from "./serializer.ts";
 export { serializeToolOutput } from "./serializer.ts";
 export type {
   AnyCourseTool,
+  OutputBudget,
+  OutputOptions,
+  OutputSpill,
+  OutputSpillErrorHandler,
+  OutputSpillInfo,
   PreparedToolCall,
   RegisteredCourseTool,
   ToolCallOptions,
   ToolContractErrorCode,
   ToolDefinition,
+  ToolRegistryOptions,
   ToolResultErrorCode,
+  TruncateStrategy,
 } from "./tool.ts";
 export {
   COURSE_TOOL_OUTPUT_CAP_CHARACTERS,

@@ -16,7 +16,7 @@ import {
   SPILL_CHARACTERS_RANGE,
   type TruncateStrategy,
 } from "./output-budget.ts";
-import { COURSE_LIMITS, type OutputLimitName, type WalkLimits } from "./serializer.ts";
+import { limitsFrom, type OutputLimitName, type WalkLimits } from "./serializer.ts";
 
 /**
  * What a spill hook is told about the output it receives.
@@ -160,16 +160,6 @@ function first<T>(call: T | undefined, tool: T | undefined, registry: T | undefi
   return call !== undefined ? call : tool !== undefined ? tool : registry;
 }
 
-function limitOf(
-  field: keyof OutputBudget,
-  call: OutputBudget | undefined,
-  tool: OutputBudget | undefined,
-  registry: OutputBudget | undefined,
-  course: number,
-): number {
-  return first(call?.[field], tool?.[field], registry?.[field]) ?? course;
-}
-
 const larger = (left: number, right: number): number => (left > right ? left : right);
 
 /**
@@ -196,38 +186,9 @@ export function resolveOutputSettings(
   ) {
     return undefined;
   }
-  const limits: WalkLimits = freeze({
-    maxCharacters: limitOf(
-      "maxCharacters",
-      callBudget,
-      toolBudget,
-      registryBudget,
-      COURSE_LIMITS.maxCharacters,
-    ),
-    maxDepth: limitOf("maxDepth", callBudget, toolBudget, registryBudget, COURSE_LIMITS.maxDepth),
-    maxNodes: limitOf("maxNodes", callBudget, toolBudget, registryBudget, COURSE_LIMITS.maxNodes),
-    maxEntries: limitOf(
-      "maxEntries",
-      callBudget,
-      toolBudget,
-      registryBudget,
-      COURSE_LIMITS.maxEntries,
-    ),
-    maxStringCharacters: limitOf(
-      "maxStringCharacters",
-      callBudget,
-      toolBudget,
-      registryBudget,
-      COURSE_LIMITS.maxStringCharacters,
-    ),
-    maxBigIntBits: limitOf(
-      "maxBigIntBits",
-      callBudget,
-      toolBudget,
-      registryBudget,
-      COURSE_LIMITS.maxBigIntBits,
-    ),
-  });
+  const limits = limitsFrom((field) =>
+    first(callBudget?.[field], toolBudget?.[field], registryBudget?.[field]),
+  );
   let spill: SpillSettings | undefined;
   if (hook !== undefined) {
     const characters =

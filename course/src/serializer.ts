@@ -10,7 +10,9 @@ import {
   hasOwn,
   isProxy,
   NativeSet,
+  NativeTypeError,
   numberIsFinite,
+  reflectGet,
   setAdd,
   setDelete,
   setHas,
@@ -27,6 +29,12 @@ import {
   tailPiece,
 } from "./json-text.ts";
 import { sortPairs } from "./key-sort.ts";
+import {
+  type OutputBudget,
+  readOutputBudget,
+  readTruncate,
+  type TruncateStrategy,
+} from "./output-budget.ts";
 import { structuredMarker, textMarker } from "./truncation-markers.ts";
 
 /** Final `content` cap in Unicode code points, the truncation marker included. */
@@ -339,13 +347,69 @@ function courseResult(result: WalkResult): SerializedOutput {
  * of a Proxy *prototype* (read once, then refused; see `containers.ts`) and
  * the global `Object.hasOwn`, called once per key yielded by `for…in` (the
  * course counts these calls). A budget truncates (with the marker, once), an
- * unsupported value is refused.
+ * unsupported value is refused. Without `options`, the course's budgets and
+ * marker; with them, a configured budget (see {@link SerializeOptions}); a bad
+ * option is a TypeError naming it.
  *
  * @example
  * serializeToolOutput({ b: 1, a: [true, null] }); // { ok: true, content: '{"a":[true,null],"b":1}', truncated: false }
+ * serializeToolOutput(log, { outputBudget: { maxCharacters: 50_000 }, truncate: "tail" });
  */
-export function serializeToolOutput(value: unknown): SerializedOutput {
-  return courseResult(walkValue(value, COURSE_LIMITS, liveHasOwn));
+export function serializeToolOutput(value: unknown, options?: SerializeOptions): SerializedOutput {
+  if (options === undefined) return courseResult(walkValue(value, COURSE_LIMITS, liveHasOwn));
+  const [limits, strategy] = readSerializeOptions(options);
+  const draft = draftOutput(value, limits, strategy);
+  if (draft.kind === "refused") return { ok: false, message: draft.message };
+  if (draft.kind === "whole") return { ok: true, content: draft.content, truncated: false };
+  return { ok: true, content: draft.finish(undefined), truncated: true };
+}
+
+/**
+ * Settings for {@link serializeToolOutput} outside a call: a budget (see
+ * `limitsFrom` for the fields left out) and a strategy for long top-level
+ * strings. Given at all, even empty, they make a cut say what was cut.
+ */
+export interface SerializeOptions {
+  readonly outputBudget?: OutputBudget;
+  readonly truncate?: TruncateStrategy;
+}
+
+const refuseSerializeOption = (message: string): never => {
+  throw new NativeTypeError(`serializeToolOutput options: ${message}`);
+};
+
+function readSerializeOptions(options: unknown): readonly [WalkLimits, CutStrategy] {
+  if (typeof options !== "object" || options === null || isProxy(options)) {
+    return refuseSerializeOption("must be a plain object (not a Proxy)");
+  }
+  const budget = readOutputBudget(
+    reflectGet(options, "outputBudget"),
+    "outputBudget",
+    refuseSerializeOption,
+  );
+  const strategy = readTruncate(reflectGet(options, "truncate"), "truncate", refuseSerializeOption);
+  return [limitsFrom((name) => budget?.[name]), strategy ?? "head"];
+}
+
+/**
+ * Limits from a budget's fields (`field` answers each, or undefined when no
+ * level set it). An unset field takes the course's value, except that the
+ * string, value and entry budgets grow with a raised `maxCharacters`: a
+ * 50,000-character budget would be pointless if a string still stopped at
+ * 4,096 code points or a list at 256 entries, and the walk's work stays
+ * bounded by `maxCharacters` either way.
+ */
+export function limitsFrom(field: (name: keyof OutputBudget) => number | undefined): WalkLimits {
+  const maxCharacters = field("maxCharacters") ?? COURSE_LIMITS.maxCharacters;
+  const grown = (course: number): number => (maxCharacters > course ? maxCharacters : course);
+  return freeze({
+    maxCharacters,
+    maxDepth: field("maxDepth") ?? COURSE_LIMITS.maxDepth,
+    maxNodes: field("maxNodes") ?? grown(COURSE_LIMITS.maxNodes),
+    maxEntries: field("maxEntries") ?? grown(COURSE_LIMITS.maxEntries),
+    maxStringCharacters: field("maxStringCharacters") ?? grown(COURSE_LIMITS.maxStringCharacters),
+    maxBigIntBits: field("maxBigIntBits") ?? COURSE_LIMITS.maxBigIntBits,
+  });
 }
 
 /**
@@ -416,11 +480,45 @@ function draftFrom(
   return { kind: "cut", limit, finish };
 }
 
+/** A cut top-level string: its content and how many source code units it kept. */
+interface TextCut {
+  readonly content: string;
+  readonly kept: number;
+}
+
 /**
  * Cuts a top-level string that did not fit: the head (`"…` then the marker),
- * the tail (the marker, then `…"`), or both ends around it. Costs only what
- * it keeps. The marker is sized for the largest count it could state, so the
- * content never exceeds the cap whatever the kept count turns out to be.
+ * the tail (the marker, then `…"`), or both ends around it, keeping at most
+ * `room` code points of escaped text. Costs only what it keeps.
+ */
+function cutWithin(
+  text: string,
+  room: number,
+  limits: WalkLimits,
+  strategy: CutStrategy,
+  marker: (kept: number) => string,
+): TextCut {
+  const sourceRoom = limits.maxStringCharacters;
+  if (strategy === "head") {
+    const head = headPiece(text, room, sourceRoom);
+    return { content: `"${head.text}\n${marker(head.units)}`, kept: head.units };
+  }
+  if (strategy === "tail") {
+    const tail = tailPiece(text, room, sourceRoom, 0);
+    return { content: `${marker(tail.units)}\n${tail.text}"`, kept: tail.units };
+  }
+  const headSource = sourceRoom - (sourceRoom >> 1);
+  const head = headPiece(text, room - (room >> 1), headSource);
+  const tail = tailPiece(text, room - head.written, sourceRoom - headSource, head.units);
+  const kept = head.units + tail.units;
+  return { content: `"${head.text}\n${marker(kept)}\n${tail.text}"`, kept };
+}
+
+/**
+ * Cuts a top-level string within `maxCharacters`, marker included. The
+ * marker states the kept count, whose digits change its length: the first cut
+ * sizes it for the largest count it could state (never over the cap), and a
+ * second cut takes the room a shorter count leaves, when it still fits.
  */
 function cutText(
   text: string,
@@ -430,24 +528,15 @@ function cutText(
   reference: string | undefined,
 ): string {
   const total = text.length;
-  const widest = textMarker(total, total, limit, limits, reference);
-  // Quotes: the head keeps the opening one, the tail the closing one, both ends both.
-  const quotes = strategy === "head-and-tail" ? 2 : 1;
-  const newlines = strategy === "head-and-tail" ? 2 : 1;
-  const room = limits.maxCharacters - codePointCount(widest) - newlines - quotes;
-  const sourceRoom = limits.maxStringCharacters;
-  if (strategy === "head") {
-    const head = headPiece(text, room, sourceRoom);
-    return `"${head.text}\n${textMarker(head.units, total, limit, limits, reference)}`;
-  }
-  if (strategy === "tail") {
-    const tail = tailPiece(text, room, sourceRoom, 0);
-    return `${textMarker(tail.units, total, limit, limits, reference)}\n${tail.text}"`;
-  }
-  const headRoom = room - (room >> 1);
-  const headSource = sourceRoom - (sourceRoom >> 1);
-  const head = headPiece(text, headRoom, headSource);
-  const tail = tailPiece(text, room - head.written, sourceRoom - headSource, head.units);
-  const marker = textMarker(head.units + tail.units, total, limit, limits, reference);
-  return `"${head.text}\n${marker}\n${tail.text}"`;
+  const marker = (kept: number): string => textMarker(kept, total, limit, limits, reference);
+  // Quotes and line feeds around the marker: one each for head or tail, two for both ends.
+  const extras = strategy === "head-and-tail" ? 4 : 2;
+  const roomFor = (kept: number): number =>
+    limits.maxCharacters - codePointCount(marker(kept)) - extras;
+  const widest = roomFor(total);
+  const first = cutWithin(text, widest, limits, strategy, marker);
+  const room = roomFor(first.kept);
+  if (room <= widest) return first.content;
+  const second = cutWithin(text, room, limits, strategy, marker);
+  return codePointCount(second.content) <= limits.maxCharacters ? second.content : first.content;
 }

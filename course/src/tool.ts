@@ -43,6 +43,14 @@ export type { AnyCourseTool, RegisteredCourseTool, ToolDefinition } from "./defi
 export { defineTool } from "./definitions.ts";
 export type { ToolContractErrorCode } from "./errors.ts";
 export { NonRecoverableToolError, ToolContractError } from "./errors.ts";
+export type { OutputBudget, TruncateStrategy } from "./output-budget.ts";
+export type {
+  OutputOptions,
+  OutputSpill,
+  OutputSpillErrorHandler,
+  OutputSpillInfo,
+} from "./output-settings.ts";
+export type { ToolRegistryOptions } from "./registry.ts";
 export { ToolRegistry } from "./registry.ts";
 export {
   COURSE_TOOL_OUTPUT_CAP_CHARACTERS,

@@ -25,6 +25,10 @@ const TOOL_EXPORTS = [
 const INDEX_EXPORTS = [
   ...TOOL_EXPORTS,
   "COURSE_TOOL_ARGUMENTS_MAX_DEPTH",
+  "DEFAULT_MAX_SPILL_CHARACTERS",
+  "MAX_SPILL_REFERENCE_CHARACTERS",
+  "OUTPUT_BUDGET_RANGES",
+  "SPILL_CHARACTERS_RANGE",
   "invalidArgumentsReason",
   "serializeToolOutput",
   "snapshotJsonObject",

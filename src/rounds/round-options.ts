@@ -8,6 +8,7 @@
 import { deadlineRule, isDeadline } from "../../course/src/call-options.ts";
 import { type ToolCallOptions, ToolContractError } from "../../course/src/index.ts";
 import { freeze, isProxy, isSafeInteger, reflectGet } from "../../course/src/intrinsics.ts";
+import { type OutputLevel, readOutputLevel } from "../../course/src/output-settings.ts";
 import type { ToolRoundEventErrorHandler, ToolRoundEventListener } from "./round-events.ts";
 import { store } from "./round-intrinsics.ts";
 
@@ -19,8 +20,9 @@ import { store } from "./round-intrinsics.ts";
  * - `onEvent`: receives `tool.started` and `tool.finished` events. Default none.
  * - `onEventError`: receives each error thrown by `onEvent`, once. Default: a
  *   process warning named `ToolRoundListenerWarning` with the error as `cause`.
- * - `timeoutMs`, `approve`, `maxArgumentCharacters`: as for `executeToolCall`,
- *   applied to every call of the round.
+ * - `timeoutMs`, `approve`, `maxArgumentCharacters`, and the output settings
+ *   `outputBudget`, `truncate`, `spill`, `maxSpillCharacters`, `onSpillError`:
+ *   as for `executeToolCall`, applied to every call of the round.
  * - `maxRoundCharacters`: the most code points all result contents of the
  *   round may add up to, a positive integer or `Infinity`. Default `Infinity`.
  *
@@ -83,7 +85,26 @@ const FIELDS = [
   "approve",
   "maxArgumentCharacters",
   "maxRoundCharacters",
+  "outputBudget",
+  "truncate",
+  "spill",
+  "maxSpillCharacters",
+  "onSpillError",
 ] as const;
+
+/** The output settings as call options: only the fields that are set. */
+function outputFields(output: OutputLevel | undefined): ToolCallOptions {
+  if (output === undefined) return {};
+  return {
+    ...(output.outputBudget === undefined ? {} : { outputBudget: output.outputBudget }),
+    ...(output.truncate === undefined ? {} : { truncate: output.truncate }),
+    ...(output.spill === undefined ? {} : { spill: output.spill }),
+    ...(output.maxSpillCharacters === undefined
+      ? {}
+      : { maxSpillCharacters: output.maxSpillCharacters }),
+    ...(output.onSpillError === undefined ? {} : { onSpillError: output.onSpillError }),
+  };
+}
 
 /**
  * Reads every option once, in a fixed order (a getter could answer differently
@@ -121,11 +142,20 @@ export function readRoundOptions(options: unknown): RoundSettings {
     Number.POSITIVE_INFINITY,
   );
   const maxRoundCharacters = readLimit(values[6], "maxRoundCharacters", Number.POSITIVE_INFINITY);
+  // The output settings, checked now by the core's own rules (before any call is read).
+  const output = readOutputLevel(values, invalid, (_target, key) => {
+    // A loop, not indexOf: the round calls no built-in method a Tool could have patched.
+    for (let index = 0; index < FIELDS.length; index += 1) {
+      if (FIELDS[index] === key) return values[index];
+    }
+    return undefined;
+  });
   // Only defined fields (the core treats a present key as a setting); literals define, never assign.
   const callOptions: ToolCallOptions = {
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(approve === undefined ? {} : { approve }),
     ...(maxArgumentCharacters === Number.POSITIVE_INFINITY ? {} : { maxArgumentCharacters }),
+    ...outputFields(output),
   };
   return freeze({
     concurrency,
