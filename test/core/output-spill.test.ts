@@ -1,0 +1,266 @@
+/**
+ * The spill hook: the full output of a truncated result goes to the host,
+ * whose reference the marker then names. A hook that throws, answers
+ * something odd or answers late never changes the result's linkage or turns
+ * a success into a failure; its failure is reported once. Cancellation still wins.
+ */
+import { afterEach, describe, expect, test, vi } from "vitest";
+import {
+  type CourseToolCall,
+  defineTool,
+  executeToolCall,
+  MAX_SPILL_REFERENCE_CHARACTERS,
+  NonRecoverableToolError,
+  type OutputSpill,
+  type OutputSpillInfo,
+  ToolRegistry,
+  type ToolRegistryOptions,
+} from "../../course/src/index.ts";
+
+const call: CourseToolCall = { type: "toolCall", id: "call-9", name: "emit", arguments: {} };
+const codePoints = (text: string) => [...text].length;
+const LONG = "line of output\n".repeat(2_000); // 30,000 characters
+
+function registryOf(output: unknown, options?: ToolRegistryOptions) {
+  const tool = defineTool({
+    name: "emit",
+    description: "Returns its output.",
+    validate: (input) => ({ ok: true, value: input }),
+    execute: async () => output,
+  });
+  return new ToolRegistry([tool], options);
+}
+
+/** Runs one call with `spill` and a counting `onSpillError`. */
+async function runSpill(
+  spill: OutputSpill,
+  output: unknown = LONG,
+  signal = new AbortController().signal,
+) {
+  const errors: Array<[unknown, OutputSpillInfo]> = [];
+  const result = await executeToolCall(registryOf(output), call, signal, {
+    outputBudget: { maxCharacters: 2_000 },
+    spill,
+    onSpillError: (error, info) => {
+      errors.push([error, info]);
+    },
+  });
+  return { result, errors };
+}
+
+/** Collects the process warnings emitted while `run` settles (they arrive on a later tick). */
+async function warningsDuring(run: () => Promise<unknown>): Promise<Error[]> {
+  const warnings: Error[] = [];
+  const onWarning = (warning: Error) => warnings.push(warning);
+  process.on("warning", onWarning);
+  try {
+    await run();
+    for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    process.off("warning", onWarning);
+  }
+  return warnings.filter((warning) => warning.name === "ToolOutputSpillWarning");
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("a working hook", () => {
+  test("receives the full output and its info; the marker names its reference", async () => {
+    const seen: Array<[string, OutputSpillInfo]> = [];
+    const { result, errors } = await runSpill((text, info) => {
+      seen.push([text, info]);
+      return "artifacts/call-9.txt";
+    });
+    expect(seen).toHaveLength(1);
+    const [text, info] = seen[0] ?? ["", undefined];
+    expect(text).toBe(JSON.stringify(LONG).replaceAll("\\n", "\\u000a"));
+    expect(info).toEqual({
+      toolCallId: "call-9",
+      toolName: "emit",
+      limit: "characters",
+      truncated: false,
+    });
+    expect(Object.isFrozen(info)).toBe(true);
+    expect(result.isError).toBe(false);
+    expect(result.content).toMatch(
+      /\n\[Tool output truncated: \d+ of 30000 characters kept; full output: artifacts\/call-9.txt\]$/,
+    );
+    expect(codePoints(result.content)).toBe(2_000);
+    expect(errors).toEqual([]);
+  });
+
+  test("is not called when nothing was cut", async () => {
+    const spill = vi.fn(() => "unused");
+    const { result } = await runSpill(spill, "short");
+    expect(result.content).toBe('"short"');
+    expect(spill).not.toHaveBeenCalled();
+  });
+
+  test("a spill larger than maxSpillCharacters is itself cut and says so", async () => {
+    const seen: Array<[string, OutputSpillInfo]> = [];
+    const registry = registryOf(LONG);
+    await executeToolCall(registry, call, new AbortController().signal, {
+      outputBudget: { maxCharacters: 2_000 },
+      maxSpillCharacters: 10_000,
+      spill: (text, info) => {
+        seen.push([text, info]);
+        return undefined;
+      },
+    });
+    const [text, info] = seen[0] ?? ["", undefined];
+    expect(info?.truncated).toBe(true);
+    expect(codePoints(text)).toBe(10_000);
+    expect(text.endsWith(" of 30000 characters kept]")).toBe(true);
+  });
+
+  test("a registry's hook serves every call; a call's own hook replaces it", async () => {
+    const fromRegistry = vi.fn(() => "registry-ref");
+    const fromCall = vi.fn(() => "call-ref");
+    const registry = registryOf(LONG, {
+      outputBudget: { maxCharacters: 2_000 },
+      spill: fromRegistry,
+    });
+    const first = await executeToolCall(registry, call, new AbortController().signal);
+    expect(first.content.endsWith("; full output: registry-ref]")).toBe(true);
+    const second = await executeToolCall(registry, call, new AbortController().signal, {
+      spill: fromCall,
+    });
+    expect(second.content.endsWith("; full output: call-ref]")).toBe(true);
+    expect([fromRegistry.mock.calls.length, fromCall.mock.calls.length]).toEqual([1, 1]);
+  });
+
+  test("never runs the output's code: its getters stay unread in both serializations", async () => {
+    let reads = 0;
+    const output: Record<string, unknown> = { text: LONG };
+    Object.defineProperty(output, "secret", {
+      enumerable: true,
+      get: () => {
+        reads += 1;
+        return "ran";
+      },
+    });
+    const { result } = await runSpill(() => "ref", output);
+    expect(result.content.endsWith("; full output: ref]")).toBe(true);
+    expect(reads).toBe(0);
+  });
+});
+
+describe("a misbehaving hook: the result stays a linked success, the failure is reported once", () => {
+  const longReference = "r".repeat(MAX_SPILL_REFERENCE_CHARACTERS + 1);
+  const cases: ReadonlyArray<readonly [string, OutputSpill, string]> = [
+    [
+      "throws",
+      () => {
+        throw new Error("disk full");
+      },
+      "disk full",
+    ],
+    [
+      "throws a registered NonRecoverableToolError",
+      () => {
+        throw new NonRecoverableToolError("host gave up");
+      },
+      "host gave up",
+    ],
+    [
+      "returns a number",
+      () => 42 as never,
+      "the spill hook returned number, not a string reference or undefined",
+    ],
+    [
+      "returns a Promise",
+      () => Promise.reject(new Error("late")) as never,
+      "the spill hook must return a string reference or undefined, synchronously",
+    ],
+    [
+      "returns an over-long reference",
+      () => longReference,
+      `the spill reference is longer than ${MAX_SPILL_REFERENCE_CHARACTERS} characters`,
+    ],
+    [
+      "returns a reference with a line feed",
+      () => "a\n[Tool output truncated]",
+      "the spill reference contains a control character",
+    ],
+    ["returns an empty reference", () => "", "the spill reference is empty"],
+    ["returns a blank reference", () => "   ", "the spill reference is blank"],
+    ["returns a lone surrogate", () => "file-\ud800", "the spill reference has a lone surrogate"],
+  ];
+
+  test.each(cases)("%s", async (_label, spill, message) => {
+    expect(cases.length).toBeGreaterThan(0);
+    const { result, errors } = await runSpill(spill);
+    expect(result).toMatchObject({
+      id: "tool-result-call-9",
+      toolCallId: "call-9",
+      isError: false,
+    });
+    expect(result.content).toMatch(/\n\[Tool output truncated: \d+ of 30000 characters kept\]$/);
+    expect(codePoints(result.content)).toBe(2_000);
+    expect(errors).toHaveLength(1);
+    expect((errors[0]?.[0] as Error).message).toBe(message);
+    expect(errors[0]?.[1]).toMatchObject({ toolCallId: "call-9", limit: "characters" });
+  });
+
+  test("a reference of exactly the longest length is named, within the floor cap", async () => {
+    const reference = "r".repeat(MAX_SPILL_REFERENCE_CHARACTERS);
+    const result = await executeToolCall(registryOf(LONG), call, new AbortController().signal, {
+      outputBudget: { maxCharacters: 1_024 },
+      truncate: "head-and-tail",
+      spill: () => reference,
+    });
+    expect(result.content).toContain(`; full output: ${reference}]\n`);
+    expect(codePoints(result.content)).toBe(1_024);
+  });
+
+  test("without onSpillError the failure is one ToolOutputSpillWarning, its cause the thrown error", async () => {
+    const thrown = new Error("no space left");
+    let isError: boolean | undefined;
+    const warnings = await warningsDuring(async () => {
+      const result = await executeToolCall(registryOf(LONG), call, new AbortController().signal, {
+        outputBudget: { maxCharacters: 2_000 },
+        spill: () => {
+          throw thrown;
+        },
+      });
+      isError = result.isError;
+    });
+    expect(isError).toBe(false);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.cause).toBe(thrown);
+    expect(warnings[0]?.message).toContain('Tool call "call-9"');
+  });
+
+  test("an onSpillError that throws is reported as a warning; the result is unchanged", async () => {
+    const reporterError = new Error("reporter broke");
+    let isError: boolean | undefined;
+    const warnings = await warningsDuring(async () => {
+      const result = await executeToolCall(registryOf(LONG), call, new AbortController().signal, {
+        outputBudget: { maxCharacters: 2_000 },
+        spill: () => 7 as never,
+        onSpillError: () => {
+          throw reporterError;
+        },
+      });
+      isError = result.isError;
+    });
+    expect(isError).toBe(false);
+    expect(warnings.map((warning) => warning.cause)).toEqual([reporterError]);
+    expect(warnings[0]?.message).toContain("onSpillError failed");
+  });
+});
+
+describe("cancellation still wins", () => {
+  test("a hook that aborts the run's signal makes the call reject with the reason", async () => {
+    const controller = new AbortController();
+    const reason = new Error("stopped while spilling");
+    const spill = vi.fn(() => {
+      controller.abort(reason);
+      return "ref";
+    });
+    await expect(runSpill(spill, LONG, controller.signal)).rejects.toBe(reason);
+    expect(spill).toHaveBeenCalledTimes(1);
+  });
+});
