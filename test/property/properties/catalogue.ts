@@ -11,6 +11,10 @@ import {
   onlyRegisteredFatalErrorsCross,
   refusedArgumentsNeverExecute,
 } from "./boundary-properties.ts";
+import {
+  budgetedCallSpillsOnlyWhatWasCut,
+  budgetedSerializerKeepsItsPromises,
+} from "./budget-properties.ts";
 import { cancellationWinsEverywhere } from "./cancellation-properties.ts";
 import {
   approvalGateDecidesBeforeEffects,
@@ -54,6 +58,18 @@ export const PROPERTIES: readonly CataloguedProperty[] = [
     build: serializerContainsHostileOutput,
     testRuns: 1500,
     fuzzWeight: 2,
+  },
+  {
+    name: "budgeted-serializer-keeps-its-promises",
+    build: budgetedSerializerKeepsItsPromises,
+    testRuns: 800,
+    fuzzWeight: 2,
+  },
+  {
+    name: "budgeted-call-spills-only-what-was-cut",
+    build: budgetedCallSpillsOnlyWhatWasCut,
+    testRuns: 300,
+    fuzzWeight: 1,
   },
   {
     name: "refused-arguments-never-execute",

@@ -9,6 +9,7 @@ import {
   COURSE_TOOL_OUTPUT_CAP_CHARACTERS,
   COURSE_TOOL_TRUNCATION_MARKER,
   type SerializedOutput,
+  type SerializeOptions,
   serializeToolOutput,
 } from "../../../course/src/index.ts";
 import { codePoints, model, normalized, withinBudgets } from "../support/budget-model.ts";
@@ -58,11 +59,12 @@ export function assertBoundedContent(content: string, truncated: boolean): void 
 export function serializeCounted(
   value: unknown,
   touches: Touches,
+  options?: SerializeOptions,
 ): SerializedOutput | "trap threw" {
   const before = touches.prototypeTraps;
   let result: SerializedOutput | "trap threw";
   try {
-    result = serializeToolOutput(value);
+    result = serializeToolOutput(value, options);
   } catch (error) {
     if (!(error instanceof Error) || error.message !== PROTOTYPE_TRAP_ERROR_MESSAGE) throw error;
     result = "trap threw";
