@@ -153,6 +153,8 @@ export function sealedRegExp(pattern: RegExp): RegExp {
 export const regExpTest = (pattern: RegExp, text: string): boolean =>
   ReflectApply(regExpTestMethod, pattern, [text]) as boolean;
 export const numberIsFinite = Number.isFinite;
+export const mathMin = Math.min;
+export const mathMax = Math.max;
 export const isSafeInteger = Number.isSafeInteger;
 export const numberToString = (value: number): string => `${value}`;
 

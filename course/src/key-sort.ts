@@ -4,6 +4,8 @@
  * `Array.prototype.sort`, no comparator, no allocation for short lists.
  */
 
+import { mathMin } from "./intrinsics.ts";
+
 /** Up to this many entries, insertion sort: no allocation, and `for…in` often yields keys nearly sorted. */
 const INSERTION_LIMIT = 32;
 
@@ -33,8 +35,8 @@ function mergeSort(pairs: unknown[]): void {
   let to: unknown[] = [];
   for (let width = 1; width < count; width *= 2) {
     for (let low = 0; low < count; low += 2 * width) {
-      const middle = low + width < count ? low + width : count;
-      const high = low + 2 * width < count ? low + 2 * width : count;
+      const middle = mathMin(low + width, count);
+      const high = mathMin(low + 2 * width, count);
       let left = low;
       let right = middle;
       let slot = low;

@@ -6,7 +6,7 @@
  * and the call is serialized exactly as the course serializes it.
  */
 
-import { freeze, reflectGet } from "./intrinsics.ts";
+import { freeze, mathMax, reflectGet } from "./intrinsics.ts";
 import {
   DEFAULT_MAX_SPILL_CHARACTERS,
   type OutputBudget,
@@ -160,8 +160,6 @@ function first<T>(call: T | undefined, tool: T | undefined, registry: T | undefi
   return call !== undefined ? call : tool !== undefined ? tool : registry;
 }
 
-const larger = (left: number, right: number): number => (left > right ? left : right);
-
 /**
  * Resolves a call's output settings. Undefined when no level sets a budget,
  * a strategy or a spill hook: then the course's budgets and marker apply,
@@ -198,11 +196,11 @@ export function resolveOutputSettings(
       hook,
       // Never a smaller budget than the content's own: the spill is the full output.
       limits: freeze({
-        maxCharacters: larger(characters, limits.maxCharacters),
+        maxCharacters: mathMax(characters, limits.maxCharacters),
         maxDepth: limits.maxDepth,
-        maxNodes: larger(characters, limits.maxNodes),
-        maxEntries: larger(characters, limits.maxEntries),
-        maxStringCharacters: larger(characters, limits.maxStringCharacters),
+        maxNodes: mathMax(characters, limits.maxNodes),
+        maxEntries: mathMax(characters, limits.maxEntries),
+        maxStringCharacters: mathMax(characters, limits.maxStringCharacters),
         maxBigIntBits: limits.maxBigIntBits,
       }),
       onError: first(call?.onSpillError, undefined, registry?.onSpillError),

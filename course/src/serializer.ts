@@ -9,6 +9,7 @@ import {
   getOwnPropertyDescriptor,
   hasOwn,
   isProxy,
+  mathMax,
   NativeSet,
   NativeTypeError,
   numberIsFinite,
@@ -401,7 +402,7 @@ function readSerializeOptions(options: unknown): readonly [WalkLimits, CutStrate
  */
 export function limitsFrom(field: (name: keyof OutputBudget) => number | undefined): WalkLimits {
   const maxCharacters = field("maxCharacters") ?? COURSE_LIMITS.maxCharacters;
-  const grown = (course: number): number => (maxCharacters > course ? maxCharacters : course);
+  const grown = (course: number): number => mathMax(maxCharacters, course);
   return freeze({
     maxCharacters,
     maxDepth: field("maxDepth") ?? COURSE_LIMITS.maxDepth,

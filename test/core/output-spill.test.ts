@@ -200,7 +200,7 @@ describe("a misbehaving hook: the result stays a linked success, the failure is 
     expect(result.content).toMatch(/\n\[Tool output truncated: \d+ of 30000 characters kept\]$/);
     expect(codePoints(result.content)).toBe(2_000);
     expect(errors).toHaveLength(1);
-    expect((errors[0]?.[0] as Error).message).toBe(message);
+    expect(errors[0]?.[0]).toMatchObject({ message });
     expect(errors[0]?.[1]).toMatchObject({ toolCallId: "call-9", limit: "characters" });
   });
 
