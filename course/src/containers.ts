@@ -17,18 +17,12 @@
 import {
   ArrayPrototype,
   exoticKind,
-  getOwnPropertyDescriptor,
   getPrototypeOf,
-  hasOwn,
   isArray,
   isProxy,
   ObjectPrototype,
 } from "./intrinsics.ts";
-
-function ownDataValue(target: object, key: PropertyKey): unknown {
-  const descriptor = getOwnPropertyDescriptor(target, key);
-  return descriptor !== undefined && hasOwn(descriptor, "value") ? descriptor.value : undefined;
-}
+import { ownDataValue } from "./own-fields.ts";
 
 /**
  * Whether `proto`, whose own prototype was already read as `protoOfProto`, is

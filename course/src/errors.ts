@@ -19,6 +19,7 @@ import {
   weakSetAdd,
   weakSetHas,
 } from "./intrinsics.ts";
+import { ownDataValue } from "./own-fields.ts";
 
 /**
  * Codes of {@link ToolContractError}; every one is the host's mistake:
@@ -99,13 +100,6 @@ export interface NonRecoverableProvenance {
   isRegistered(value: unknown): boolean;
 }
 
-function ownData(target: object, key: PropertyKey): { found: boolean; value: unknown } {
-  const descriptor = getOwnPropertyDescriptor(target, key);
-  if (descriptor === undefined || !hasOwn(descriptor, "value"))
-    return { found: false, value: undefined };
-  return { found: true, value: descriptor.value };
-}
-
 function createProvenance(): NonRecoverableProvenance {
   const registered = new NativeWeakSet<object>();
   // A forged error must be a genuine native error (not a Proxy, not a plain
@@ -116,10 +110,10 @@ function createProvenance(): NonRecoverableProvenance {
     const brand = getOwnPropertyDescriptor(value, BRAND);
     if (brand === undefined || brand.value !== true || brand.enumerable === true) return false;
     return (
-      ownData(value, "name").value === FATAL_NAME &&
-      ownData(value, "code").value === FATAL_CODE &&
-      ownData(value, "nonRecoverable").value === true &&
-      typeof ownData(value, "message").value === "string"
+      ownDataValue(value, "name") === FATAL_NAME &&
+      ownDataValue(value, "code") === FATAL_CODE &&
+      ownDataValue(value, "nonRecoverable") === true &&
+      typeof ownDataValue(value, "message") === "string"
     );
   };
   return freeze({
@@ -175,17 +169,16 @@ function installProvenance(): NonRecoverableProvenance {
       refuse(`unexpected field "${key}"`);
     }
   }
-  const version = ownData(target, "version");
-  const register = ownData(target, "register");
-  const isRegistered = ownData(target, "isRegistered");
-  if (keyCount !== 3 || version.value !== 1) refuse("it must hold version 1 and two functions");
-  if (typeof register.value !== "function" || typeof isRegistered.value !== "function") {
+  const version = ownDataValue(target, "version");
+  const register = ownDataValue(target, "register");
+  const isRegistered = ownDataValue(target, "isRegistered");
+  if (keyCount !== 3 || version !== 1) refuse("it must hold version 1 and two functions");
+  if (typeof register !== "function" || typeof isRegistered !== "function") {
     refuse("register and isRegistered must be functions");
   }
-  if (isProxy(register.value) || isProxy(isRegistered.value))
-    refuse("its functions must not be Proxies");
-  const registerFn = register.value as (value: unknown) => unknown;
-  const isRegisteredFn = isRegistered.value as (value: unknown) => unknown;
+  if (isProxy(register) || isProxy(isRegistered)) refuse("its functions must not be Proxies");
+  const registerFn = register as (value: unknown) => unknown;
+  const isRegisteredFn = isRegistered as (value: unknown) => unknown;
   return freeze({
     version: 1 as const,
     register: (candidate: unknown) => apply(registerFn, target, [candidate]) === true,
@@ -236,6 +229,6 @@ export function describeThrown(value: unknown, fallback: string): string {
   if (typeof value === "string") return value.length > 0 ? value : fallback;
   if ((typeof value !== "object" && typeof value !== "function") || value === null) return fallback;
   if (isProxy(value)) return fallback;
-  const message = ownData(value, "message").value;
+  const message = ownDataValue(value, "message");
   return typeof message === "string" && message.length > 0 ? message : fallback;
 }

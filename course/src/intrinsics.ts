@@ -55,9 +55,7 @@ export const hasOwn: (target: object, key: PropertyKey) => boolean = uncurryThis
 );
 export const ObjectPrototype: object = Object.prototype;
 export const ArrayPrototype: object = Array.prototype;
-export const FunctionPrototype: object = Function.prototype;
 export const NativeTypeError = TypeError;
-export const NativeRangeError = RangeError;
 export const NativeError = Error;
 
 export const NativePromise = Promise;
@@ -78,9 +76,6 @@ export const mapSet = uncurryThis(Map.prototype.set) as <K, V>(
   value: V,
 ) => Map<K, V>;
 export const mapHas = uncurryThis(Map.prototype.has) as <K, V>(map: Map<K, V>, key: K) => boolean;
-export const mapKeys = uncurryThis(Map.prototype.keys) as <K, V>(
-  map: Map<K, V>,
-) => IterableIterator<K>;
 export const mapValues = uncurryThis(Map.prototype.values) as <K, V>(
   map: Map<K, V>,
 ) => IterableIterator<V>;
@@ -126,14 +121,6 @@ export const weakSetHas = uncurryThis(WeakSet.prototype.has) as <T extends WeakK
   value: unknown,
 ) => boolean;
 
-export const arraySort = uncurryThis(Array.prototype.sort) as <T>(
-  array: T[],
-  compare: (left: T, right: T) => number,
-) => T[];
-export const arrayJoin = uncurryThis(Array.prototype.join) as (
-  array: unknown[],
-  separator: string,
-) => string;
 export const stringCharCodeAt = uncurryThis(String.prototype.charCodeAt);
 export const stringSlice = uncurryThis(String.prototype.slice);
 export const stringTrim = uncurryThis(String.prototype.trim);
@@ -156,7 +143,6 @@ export const numberIsFinite = Number.isFinite;
 export const mathMin = Math.min;
 export const mathMax = Math.max;
 export const isSafeInteger = Number.isSafeInteger;
-export const numberToString = (value: number): string => `${value}`;
 
 /** AbortSignal's own `aborted` and `reason`, read through the prototype getters. */
 export const signalAborted = getterOf<AbortSignal, boolean>(AbortSignal.prototype, "aborted");
@@ -275,8 +261,8 @@ const exoticKinds: ReadonlyArray<readonly [(value: unknown) => boolean, string]>
 /** Names the built-in kind of an object with internal slots (a Date, a Map), or undefined. */
 export function exoticKind(value: object): string | undefined {
   for (let index = 0; index < exoticKinds.length; index += 1) {
-    const entry = exoticKinds[index];
-    if (entry?.[0](value)) return entry[1];
+    const [isKind, kind] = exoticKinds[index] as readonly [(value: unknown) => boolean, string];
+    if (isKind(value)) return kind;
   }
   return undefined;
 }

@@ -39,6 +39,15 @@ export function readOwnField(target: object, key: string): OwnField {
   return { found: true, value: get === undefined ? undefined : apply(get, target, []) };
 }
 
+/**
+ * An own data property's value; undefined for an accessor (whose getter never
+ * runs) or an absent or inherited key.
+ */
+export function ownDataValue(target: object, key: PropertyKey): unknown {
+  const descriptor = getOwnPropertyDescriptor(target, key);
+  return descriptor !== undefined && hasOwn(descriptor, "value") ? descriptor.value : undefined;
+}
+
 /** True for a string with something besides white space in it. */
 export function isNonBlankString(value: unknown): value is string {
   return typeof value === "string" && stringTrim(value).length > 0;

@@ -1,0 +1,110 @@
+/**
+ * What the core captures when it loads (the names of refused built-ins, the
+ * timer, the relay signal, the sealed identifier pattern) works in a freshly
+ * loaded copy of the module: each test loads its own copy, so the capture
+ * itself is exercised, not a copy some earlier test loaded.
+ */
+import { beforeEach, describe, expect, test, vi } from "vitest";
+
+type Core = typeof import("../../course/src/index.ts");
+
+async function freshCore(): Promise<Core> {
+  vi.resetModules();
+  return import("../../course/src/index.ts");
+}
+
+function* generator() {
+  yield 1;
+}
+
+const call = { type: "toolCall" as const, id: "call-1", name: "work", arguments: {} };
+
+function workRegistry(
+  core: Core,
+  execute: (input: unknown, context: { signal: AbortSignal }) => Promise<unknown>,
+) {
+  return new core.ToolRegistry([
+    core.defineTool({
+      name: "work",
+      description: "Works.",
+      validate: (input) => ({ ok: true, value: input }),
+      execute,
+    }),
+  ]);
+}
+
+describe("a freshly loaded core", () => {
+  let core: Core;
+  beforeEach(async () => {
+    core = await freshCore();
+  });
+
+  const kinds: ReadonlyArray<readonly [() => unknown, string]> = [
+    [() => new Date(0), "Date objects"],
+    [() => new Map(), "Map objects"],
+    [() => new Set(), "Set objects"],
+    [() => new WeakMap(), "WeakMap objects"],
+    [() => new WeakSet(), "WeakSet objects"],
+    [() => /x/, "RegExp objects"],
+    [() => Object(1), "boxed primitives"],
+    [() => Promise.resolve(1), "Promise objects"],
+    [() => new Error("x"), "Error objects"],
+    [() => new Uint8Array(1), "typed arrays and DataViews"],
+    [() => new ArrayBuffer(1), "ArrayBuffers"],
+    [() => generator(), "generator objects"],
+    [() => new Map().keys(), "Map iterators"],
+    [() => new Set().values(), "Set iterators"],
+  ];
+
+  test("names every refused built-in kind", () => {
+    expect(kinds.length).toBe(14);
+    const messages = kinds.map(([make]) => core.serializeToolOutput([make()]));
+    expect(messages).toEqual(
+      kinds.map(([, kind]) => ({ ok: false, message: `$[0]: ${kind} are not supported` })),
+    );
+  });
+
+  test("keeps its deadline timer: a Tool that never settles times out", async () => {
+    const registry = workRegistry(core, () => new Promise(() => {}));
+    const result = await core.executeToolCall(registry, call, new AbortController().signal, {
+      timeoutMs: 5,
+    });
+    expect(JSON.parse(result.content).error.code).toBe("TOOL_TIMEOUT");
+  });
+
+  test("keeps its relay signal: a Tool that silences the abort event cannot make later calls uncancellable", async () => {
+    const controller = new AbortController();
+    const started: string[] = [];
+    const registry = workRegistry(core, (_input, { signal }) => {
+      started.push("started");
+      signal.addEventListener("abort", (event) => event.stopImmediatePropagation());
+      return new Promise(() => {});
+    });
+    const first = core.executeToolCall(registry, call, controller.signal);
+    const second = core.executeToolCall(registry, { ...call, id: "call-2" }, controller.signal);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual(["started", "started"]);
+    const reason = new Error("stop");
+    controller.abort(reason);
+    await expect(first).rejects.toBe(reason);
+    await expect(second).rejects.toBe(reason);
+  });
+
+  test("keeps its sealed identifier pattern: a patched RegExp exec cannot change a path", () => {
+    const exec = vi.spyOn(RegExp.prototype, "exec").mockImplementation(() => null);
+    try {
+      const proxy = new Proxy({}, {});
+      expect(core.serializeToolOutput({ plain: proxy })).toEqual({
+        ok: false,
+        message: "$.plain: Proxy objects are not supported",
+      });
+      expect(core.serializeToolOutput({ "odd key": proxy })).toEqual({
+        ok: false,
+        message: '$["odd key"]: Proxy objects are not supported',
+      });
+      expect(exec).not.toHaveBeenCalled();
+    } finally {
+      exec.mockRestore();
+    }
+  });
+});
