@@ -68,6 +68,9 @@ export function runReadyCall(
 
   const onFulfilled = (output: unknown): void => {
     if (settled) return;
+    // After resolution: an abort no listener has seen yet wins before the output is
+    // inspected, so no Proxy prototype's trap and no spill hook runs for a cancelled call.
+    if (isAborted(signal)) return cancel(abortReason(signal));
     let serialized: SerializedOutput;
     try {
       const settings = ready.output;
@@ -82,7 +85,7 @@ export function runReadyCall(
       serialized = { ok: false, message: "Tool output could not be serialized" };
     }
     // After output inspection and the spill hook: an abort raised by a Proxy
-    // prototype's trap or by the hook wins, and so does one that came before the output.
+    // prototype's trap or by the hook wins.
     if (isAborted(signal)) return cancel(abortReason(signal));
     if (!serialized.ok) return fail("TOOL_OUTPUT_SERIALIZATION_FAILED", serialized.message);
     if (settle()) resolve(toolResultMessage(call, serialized.content, false));

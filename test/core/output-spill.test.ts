@@ -16,6 +16,7 @@ import {
   ToolRegistry,
   type ToolRegistryOptions,
 } from "../../course/src/index.ts";
+import { blindedController } from "../../course/test/support/tool-harness.ts";
 
 const call: CourseToolCall = { type: "toolCall", id: "call-9", name: "emit", arguments: {} };
 const codePoints = (text: string) => [...text].length;
@@ -262,5 +263,30 @@ describe("cancellation still wins", () => {
     });
     await expect(runSpill(spill, LONG, controller.signal)).rejects.toBe(reason);
     expect(spill).toHaveBeenCalledTimes(1);
+  });
+
+  test("an abort no listener saw, before the output arrived: no spill, a rejection", async () => {
+    const controller = blindedController();
+    const reason = new Error("cancelled while the Tool finished");
+    let release: (value: string) => void = () => {};
+    const tool = defineTool({
+      name: "emit",
+      description: "Returns when released.",
+      validate: (input) => ({ ok: true, value: input }),
+      execute: () =>
+        new Promise<string>((resolve) => {
+          release = resolve;
+        }),
+    });
+    const spill = vi.fn(() => "ref");
+    const pending = executeToolCall(new ToolRegistry([tool]), call, controller.signal, {
+      outputBudget: { maxCharacters: 2_000 },
+      spill,
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    controller.abort(reason);
+    release(LONG);
+    await expect(pending).rejects.toBe(reason);
+    expect(spill).not.toHaveBeenCalled();
   });
 });
