@@ -43,86 +43,127 @@ export function escapeUnit(text: string, index: number, unit: number): string {
   return stringSlice(text, index, index + 1);
 }
 
-/** A piece cut from a string: its JSON text and how much of the source it took. */
-export interface TextPiece {
-  /** The escaped JSON text (without quotes). */
-  readonly text: string;
-  /** Code points of `text`. */
-  readonly written: number;
-  /** UTF-16 code units of the source consumed. */
-  readonly units: number;
-}
-
 /**
- * Escapes `source` from its start while the escaped text stays within `room`
- * code points and the source code points taken stay within `sourceRoom`.
- * Costs what it keeps, however long the source.
+ * The JSON text of `source[start, end)`: runs of characters that need no
+ * escaping are copied with one slice each (a long plain run costs one copy,
+ * not one concatenation per character), the rest escaped one unit at a time.
+ * `start` and `end` must not split a surrogate pair.
  */
-export function headPiece(source: string, room: number, sourceRoom: number): TextPiece {
+export function escapeRange(source: string, start: number, end: number): string {
   let text = "";
-  let written = 0;
-  let taken = 0;
-  let index = 0;
-  const length = source.length;
-  while (index < length && taken < sourceRoom) {
+  let run = start;
+  let index = start;
+  while (index < end) {
     const unit = stringCharCodeAt(source, index);
-    if (isHighSurrogate(unit) && index + 1 < length) {
-      const next = stringCharCodeAt(source, index + 1);
-      if (isLowSurrogate(next)) {
-        if (written + 1 > room) break;
-        text += stringSlice(source, index, index + 2);
-        written += 1;
-        taken += 1;
-        index += 2;
-        continue;
-      }
+    if (unit >= 0x20 && unit !== 0x22 && unit !== 0x5c && (unit < 0xd800 || unit > 0xdfff)) {
+      index += 1;
+      continue;
     }
-    const escaped = escapeUnit(source, index, unit);
-    if (written + escaped.length > room) break;
-    text += escaped;
-    written += escaped.length;
-    taken += 1;
+    if (
+      isHighSurrogate(unit) &&
+      index + 1 < end &&
+      isLowSurrogate(stringCharCodeAt(source, index + 1))
+    ) {
+      index += 2;
+      continue;
+    }
+    text += stringSlice(source, run, index) + escapeUnit(source, index, unit);
     index += 1;
+    run = index;
   }
-  return { text, written, units: index };
+  return text + stringSlice(source, run, end);
+}
+
+/*
+ * One step over a string, packed in a number so that a walk allocates
+ * nothing: the code points it writes times 4, plus the units it spans (1, or
+ * 2 for a surrogate pair). A pair writes 1 code point, `"` and `\` 2, a
+ * control character or a lone surrogate 6 (`\uxxxx`), anything else 1.
+ */
+const PLAIN = (1 << 2) | 1;
+const PAIR = (1 << 2) | 2;
+const SHORT_ESCAPE = (2 << 2) | 1;
+const LONG_ESCAPE = (6 << 2) | 1;
+
+/** The step at `index`, reading forwards. */
+function forwardStep(source: string, index: number, length: number): number {
+  const unit = stringCharCodeAt(source, index);
+  if (unit === 0x22 || unit === 0x5c) return SHORT_ESCAPE;
+  if (unit < 0x20) return LONG_ESCAPE;
+  if (isHighSurrogate(unit)) {
+    const paired = index + 1 < length && isLowSurrogate(stringCharCodeAt(source, index + 1));
+    return paired ? PAIR : LONG_ESCAPE;
+  }
+  return isLowSurrogate(unit) ? LONG_ESCAPE : PLAIN;
+}
+
+/** The step ending just before `end`, reading backwards (a pair never reaches below `floor`). */
+function backwardStep(source: string, end: number, floor: number): number {
+  const unit = stringCharCodeAt(source, end - 1);
+  if (unit === 0x22 || unit === 0x5c) return SHORT_ESCAPE;
+  if (unit < 0x20) return LONG_ESCAPE;
+  if (isLowSurrogate(unit)) {
+    const paired = end - 2 >= floor && isHighSurrogate(stringCharCodeAt(source, end - 2));
+    return paired ? PAIR : LONG_ESCAPE;
+  }
+  return isHighSurrogate(unit) ? LONG_ESCAPE : PLAIN;
+}
+
+/** How far a walk over a string got: the units it spans, and what it writes and takes. */
+export interface TextSpan {
+  /** UTF-16 code units of the source spanned. */
+  readonly units: number;
+  /** Code points of its JSON text. */
+  readonly written: number;
+  /** Code points of the source taken. */
+  readonly taken: number;
 }
 
 /**
- * Escapes `source` from its end, backwards, within `room` written and
- * `sourceRoom` source code points, never reaching below index `floor` (what a
- * head piece already took). Costs what it keeps.
+ * Measures the longest start of `source` whose JSON text stays within `room`
+ * code points and which takes at most `sourceRoom` source code points.
+ * Reads only what it keeps (plus one code point), however long the source.
+ * `from` resumes an earlier, narrower measure instead of starting over.
  */
-export function tailPiece(
+export function measureHead(
+  source: string,
+  room: number,
+  sourceRoom: number,
+  from?: TextSpan,
+): TextSpan {
+  const length = source.length;
+  let index = from?.units ?? 0;
+  let written = from?.written ?? 0;
+  let taken = from?.taken ?? 0;
+  while (index < length && taken < sourceRoom) {
+    const step = forwardStep(source, index, length);
+    if (written + (step >> 2) > room) break;
+    written += step >> 2;
+    taken += 1;
+    index += step & 3;
+  }
+  return { units: index, written, taken };
+}
+
+/** As {@link measureHead}, for the end of `source`, never reaching below index `floor`. */
+export function measureTail(
   source: string,
   room: number,
   sourceRoom: number,
   floor: number,
-): TextPiece {
-  let text = "";
-  let written = 0;
-  let taken = 0;
-  let index = source.length; // one past the next unit to take
+  from?: TextSpan,
+): TextSpan {
+  let index = source.length - (from?.units ?? 0);
+  let written = from?.written ?? 0;
+  let taken = from?.taken ?? 0;
   while (index > floor && taken < sourceRoom) {
-    const unit = stringCharCodeAt(source, index - 1);
-    if (isLowSurrogate(unit) && index - 2 >= floor) {
-      const previous = stringCharCodeAt(source, index - 2);
-      if (isHighSurrogate(previous)) {
-        if (written + 1 > room) break;
-        text = stringSlice(source, index - 2, index) + text;
-        written += 1;
-        taken += 1;
-        index -= 2;
-        continue;
-      }
-    }
-    const escaped = escapeUnit(source, index - 1, unit);
-    if (written + escaped.length > room) break;
-    text = escaped + text;
-    written += escaped.length;
+    const step = backwardStep(source, index, floor);
+    if (written + (step >> 2) > room) break;
+    written += step >> 2;
     taken += 1;
-    index -= 1;
+    index -= step & 3;
   }
-  return { text, written, units: source.length - index };
+  return { units: source.length - index, written, taken };
 }
 
 /** The first `points` code points of `text` (a surrogate pair counts once and is never split). */

@@ -41,8 +41,9 @@ export interface OutputSpillInfo {
  * Return `undefined` to name nothing.
  *
  * @example
- * const spill: OutputSpill = (text, { toolCallId }) => {
- *   const path = join(outputDir, `${toolCallId}.txt`);
+ * // The call id comes from the model: never build a path from it (`../..`).
+ * const spill: OutputSpill = (text) => {
+ *   const path = join(outputDir, `${randomUUID()}.txt`);
  *   writeFileSync(path, text);
  *   return path;
  * };

@@ -17,17 +17,16 @@ import {
   setAdd,
   setDelete,
   setHas,
-  stringCharCodeAt,
-  stringSlice,
 } from "./intrinsics.ts";
 import { formatJsonPath } from "./json-path.ts";
 import {
   codePointCount,
-  escapeUnit,
+  escapeRange,
   firstCodePoints,
-  headPiece,
   isPlainText,
-  tailPiece,
+  measureHead,
+  measureTail,
+  type TextSpan,
 } from "./json-text.ts";
 import { sortPairs } from "./key-sort.ts";
 import {
@@ -179,32 +178,13 @@ class Walk {
       this.append('"', 1);
       return;
     }
-    // Slow path: at most `stringLeft + 1` code points are looked at, however long the text.
-    let chunk = "";
-    let chunkPoints = 0;
-    let index = 0;
-    while (index < length) {
-      if (this.stringLeft === 0) {
-        this.append(chunk, chunkPoints);
-        this.cut("string characters");
-      }
-      this.stringLeft -= 1;
-      const unit = stringCharCodeAt(text, index);
-      if (unit >= 0xd800 && unit <= 0xdbff && index + 1 < length) {
-        const next = stringCharCodeAt(text, index + 1);
-        if (next >= 0xdc00 && next <= 0xdfff) {
-          chunk += stringSlice(text, index, index + 2);
-          chunkPoints += 1;
-          index += 2;
-          continue;
-        }
-      }
-      const escaped = escapeUnit(text, index, unit);
-      chunk += escaped;
-      chunkPoints += escaped.length;
-      index += 1;
-    }
-    this.append(chunk, chunkPoints);
+    // Slow path: measure how far the string budget reaches (at most `stringLeft + 1`
+    // code points are looked at, however long the text), then write that span with
+    // one copy per run of characters that need no escaping.
+    const span = measureHead(text, Number.POSITIVE_INFINITY, this.stringLeft);
+    this.stringLeft -= span.taken;
+    this.append(escapeRange(text, 0, span.units), span.written);
+    if (span.units < length) this.cut("string characters");
     this.append('"', 1);
   }
 
@@ -421,7 +401,7 @@ export function limitsFrom(field: (name: keyof OutputBudget) => number | undefin
  */
 export function serializeTrusted(value: unknown, limits?: WalkLimits): SerializedOutput {
   if (limits === undefined) return courseResult(walkValue(value, COURSE_LIMITS, hasOwn));
-  const draft = draftFrom(walkValue(value, limits, hasOwn), value, limits, "head");
+  const draft = draftFrom(walkValue(value, limits, hasOwn), limits);
   if (draft.kind === "refused") return { ok: false, message: draft.message };
   if (draft.kind === "whole") return { ok: true, content: draft.content, truncated: false };
   return { ok: true, content: draft.finish(undefined), truncated: true };
@@ -456,24 +436,13 @@ export function draftOutput(
   limits: WalkLimits,
   strategy: CutStrategy,
 ): OutputDraft {
-  return draftFrom(walkValue(value, limits, liveHasOwn), value, limits, strategy);
+  if (typeof value === "string") return draftText(value, limits, strategy);
+  return draftFrom(walkValue(value, limits, liveHasOwn), limits);
 }
 
-function draftFrom(
-  result: WalkResult,
-  value: unknown,
-  limits: WalkLimits,
-  strategy: CutStrategy,
-): OutputDraft {
+function draftFrom(result: WalkResult, limits: WalkLimits): OutputDraft {
   if (result.kind !== "cut") return result;
   const { walk, limit } = result;
-  if (typeof value === "string") {
-    return {
-      kind: "cut",
-      limit,
-      finish: (reference) => cutText(value, limit, limits, strategy, reference),
-    };
-  }
   const finish = (reference: string | undefined): string => {
     const marker = `\n${structuredMarker(limit, limits, walk.rootArrayLength, reference)}`;
     return firstCodePoints(walk.out, limits.maxCharacters - codePointCount(marker)) + marker;
@@ -481,45 +450,33 @@ function draftFrom(
   return { kind: "cut", limit, finish };
 }
 
-/** A cut top-level string: its content and how many source code units it kept. */
-interface TextCut {
-  readonly content: string;
-  readonly kept: number;
-}
-
 /**
- * Cuts a top-level string that did not fit: the head (`"…` then the marker),
- * the tail (the marker, then `…"`), or both ends around it, keeping at most
- * `room` code points of escaped text. Costs only what it keeps.
+ * A top-level string under a configured budget, measured without walking:
+ * whole when its JSON text fits the cap and its code points the string
+ * budget (exactly what the walk would decide), else cut as `strategy` says.
  */
-function cutWithin(
-  text: string,
-  room: number,
-  limits: WalkLimits,
-  strategy: CutStrategy,
-  marker: (kept: number) => string,
-): TextCut {
-  const sourceRoom = limits.maxStringCharacters;
-  if (strategy === "head") {
-    const head = headPiece(text, room, sourceRoom);
-    return { content: `"${head.text}\n${marker(head.units)}`, kept: head.units };
-  }
-  if (strategy === "tail") {
-    const tail = tailPiece(text, room, sourceRoom, 0);
-    return { content: `${marker(tail.units)}\n${tail.text}"`, kept: tail.units };
-  }
-  const headSource = sourceRoom - (sourceRoom >> 1);
-  const head = headPiece(text, room - (room >> 1), headSource);
-  const tail = tailPiece(text, room - head.written, sourceRoom - headSource, head.units);
-  const kept = head.units + tail.units;
-  return { content: `"${head.text}\n${marker(kept)}\n${tail.text}"`, kept };
+function draftText(text: string, limits: WalkLimits, strategy: CutStrategy): OutputDraft {
+  const length = text.length;
+  const whole = measureHead(text, limits.maxCharacters - 2, limits.maxStringCharacters);
+  if (whole.units === length)
+    return { kind: "whole", content: `"${escapeRange(text, 0, length)}"` };
+  // The string budget ran out first when the measure stopped for lack of source room.
+  const limit: OutputLimitName =
+    whole.taken === limits.maxStringCharacters ? "string characters" : "characters";
+  return {
+    kind: "cut",
+    limit,
+    finish: (reference) => cutText(text, limit, limits, strategy, reference),
+  };
 }
 
 /**
- * Cuts a top-level string within `maxCharacters`, marker included. The
- * marker states the kept count, whose digits change its length: the first cut
- * sizes it for the largest count it could state (never over the cap), and a
- * second cut takes the room a shorter count leaves, when it still fits.
+ * Cuts a top-level string within `maxCharacters`, marker included: the head
+ * (`"…` then the marker), the tail (the marker, then `…"`), or both ends
+ * around it. The marker states the kept count, whose digits change its
+ * length: the text is first measured for the largest count the marker could
+ * state (never over the cap), then, when the actual count is shorter, measured
+ * on into the room that leaves. Costs what it keeps: one measure, one copy.
  */
 function cutText(
   text: string,
@@ -534,10 +491,39 @@ function cutText(
   const extras = strategy === "head-and-tail" ? 4 : 2;
   const roomFor = (kept: number): number =>
     limits.maxCharacters - codePointCount(marker(kept)) - extras;
+  const sourceRoom = limits.maxStringCharacters;
   const widest = roomFor(total);
-  const first = cutWithin(text, widest, limits, strategy, marker);
-  const room = roomFor(first.kept);
-  if (room <= widest) return first.content;
-  const second = cutWithin(text, room, limits, strategy, marker);
-  return codePointCount(second.content) <= limits.maxCharacters ? second.content : first.content;
+  if (strategy === "head") {
+    const first = measureHead(text, widest, sourceRoom, undefined);
+    const room = roomFor(first.units);
+    const head = room > widest ? wider(measureHead(text, room, sourceRoom, first), first) : first;
+    return `"${escapeRange(text, 0, head.units)}\n${marker(head.units)}`;
+  }
+  if (strategy === "tail") {
+    const first = measureTail(text, widest, sourceRoom, 0, undefined);
+    const room = roomFor(first.units);
+    const tail =
+      room > widest ? wider(measureTail(text, room, sourceRoom, 0, first), first) : first;
+    return `${marker(tail.units)}\n${escapeRange(text, total - tail.units, total)}"`;
+  }
+  const head = measureHead(text, widest - (widest >> 1), sourceRoom - (sourceRoom >> 1), undefined);
+  const tailRoom = widest - head.written;
+  const tailSource = sourceRoom - head.taken;
+  const first = measureTail(text, tailRoom, tailSource, head.units, undefined);
+  const room = roomFor(head.units + first.units);
+  const tail =
+    room > widest
+      ? wider(measureTail(text, tailRoom + room - widest, tailSource, head.units, first), first)
+      : first;
+  const kept = head.units + tail.units;
+  const ends = `${escapeRange(text, 0, head.units)}\n${marker(kept)}\n${escapeRange(text, total - tail.units, total)}`;
+  return `"${ends}"`;
+
+  /** The wider measure when its own (longer) count still leaves it within the cap. */
+  function wider(candidate: TextSpan, fallback: TextSpan): TextSpan {
+    const units = strategy === "head-and-tail" ? head.units + candidate.units : candidate.units;
+    const written =
+      strategy === "head-and-tail" ? head.written + candidate.written : candidate.written;
+    return written <= roomFor(units) ? candidate : fallback;
+  }
 }
