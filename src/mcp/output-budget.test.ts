@@ -101,14 +101,23 @@ describe("output settings reach every tools/call", () => {
     expect(text).not.toContain("line 1\\");
   });
 
-  test("registry options apply when the server is given no callOptions", async () => {
+  test("registry options, a spill hook included, apply when the server is given no callOptions", async () => {
+    const spilled: string[] = [];
     const text = await callText(
-      registry({ outputBudget: { maxCharacters: 50_000 }, truncate: "tail" }),
+      registry({
+        outputBudget: { maxCharacters: 50_000 },
+        truncate: "tail",
+        spill: (full) => {
+          spilled.push(full);
+          return "artifact-7";
+        },
+      }),
       "log",
     );
     expectFilled(text, 50_000);
-    expect(text.startsWith("[Tool output truncated: ")).toBe(true);
+    expect(text).toMatch(/^\[Tool output truncated: [^\]]*; full output: artifact-7\]\n/);
     expect(text.endsWith(`line ${LINES}"`)).toBe(true);
+    expect(spilled.map((full) => JSON.parse(full))).toEqual([LOG]);
   });
 
   test("a Tool's own truncate field applies: head and tail, the marker between them", async () => {
