@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: runs scenarios 1 to 4 on this Node.js and prints the table
+ * `npm run bench`: runs scenarios 1 to 4 (2 and 3 also under raised output budgets) on this Node.js and prints the table
  * on stdout (see `writeReport` for `--json` and `--json=<path>`); progress goes to stderr.
  * Scenario 5, the comparison with Pi, needs Node.js 22 and runs with
  * `npm run bench:pi`.
@@ -11,6 +11,7 @@ import { concurrencyScenario } from "./scenario-concurrency.ts";
 import { ordinaryScenario } from "./scenario-ordinary.ts";
 import { overheadScenario } from "./scenario-overhead.ts";
 import { pathologicalScenario } from "./scenario-pathological.ts";
+import { pathologicalBudgetScenario } from "./scenario-pathological-budget.ts";
 
 const startedAt = performance.now();
 const rows: Row[] = [];
@@ -21,6 +22,8 @@ progress("scenario 2: ordinary outputs");
 rows.push(...(await ordinaryScenario()));
 progress("scenario 3: pathological outputs");
 rows.push(...(await pathologicalScenario()));
+progress("scenario 3 at a 1,000,000-character budget");
+rows.push(...(await pathologicalBudgetScenario()));
 progress("scenario 4: throughput under concurrency");
 rows.push(...(await concurrencyScenario()));
 rows.push(

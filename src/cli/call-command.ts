@@ -10,6 +10,7 @@ import {
   type CourseToolCall,
   executeToolCall,
   NonRecoverableToolError,
+  type ToolCallOptions,
   ToolContractError,
   type ToolRegistry,
 } from "../../course/src/index.ts";
@@ -32,13 +33,16 @@ function label(call: CourseToolCall): string {
   return `call${id}${name}`;
 }
 
+/** What every call of one run shares: the registry, its options and the interrupt watch. */
+interface CallRun {
+  readonly registry: ToolRegistry;
+  readonly callOptions: ToolCallOptions | undefined;
+  readonly interrupts: Interrupts;
+}
+
 /** Runs one parsed call and prints its result line; every way it can fail becomes a CliError. */
-async function runOne(
-  registry: ToolRegistry,
-  call: CourseToolCall,
-  where: string,
-  interrupts: Interrupts,
-): Promise<void> {
+async function runOne(run: CallRun, call: CourseToolCall, where: string): Promise<void> {
+  const { registry, callOptions, interrupts } = run;
   // A Tool whose promise can never settle (nothing left to wait for) would end the process silently.
   const onStuck = (): void => {
     process.stderr.write(
@@ -49,7 +53,7 @@ async function runOne(
   process.once("beforeExit", onStuck);
   let result: Awaited<ReturnType<typeof executeToolCall>>;
   try {
-    result = await executeToolCall(registry, call, interrupts.signal);
+    result = await executeToolCall(registry, call, interrupts.signal, callOptions);
   } catch (thrown) {
     const received = interrupts.received();
     if (received !== undefined) {
@@ -70,11 +74,8 @@ async function runOne(
 }
 
 /** Reads JSON Lines from `input` and runs each call in order; blank lines are skipped. */
-async function runLines(
-  registry: ToolRegistry,
-  input: Readable,
-  interrupts: Interrupts,
-): Promise<void> {
+async function runLines(run: CallRun, input: Readable): Promise<void> {
+  const { interrupts } = run;
   if ((input as { isTTY?: boolean }).isTTY === true) {
     process.stderr.write(
       "toolbound: reading Tool calls from the terminal, one JSON object per line (Ctrl-D to finish)\n",
@@ -90,7 +91,7 @@ async function runLines(
       lineNumber += 1;
       if (line.trim() === "") continue;
       const where = `line ${lineNumber}`;
-      await runOne(registry, parseCall(line, where, `call-${lineNumber}`), where, interrupts);
+      await runOne(run, parseCall(line, where, `call-${lineNumber}`), where);
     }
   } finally {
     interrupts.signal.removeEventListener("abort", stop);
@@ -109,24 +110,28 @@ async function runLines(
  * including `isError: true` results, which are data for the model rather than
  * failures of the command. Throws CliError (the command stops there) for
  * invalid JSON or a malformed call, a NonRecoverableToolError, and an
- * interrupt (exit code 130 for SIGINT).
+ * interrupt (exit code 130 for SIGINT). `callOptions` (default none) are
+ * passed to every `executeToolCall`: the command line's output flags.
  *
  * @example
  * await runCallCommand(registry, '{"name":"add","arguments":{"left":1,"right":2}}');
  * // prints {"id":"tool-result-call-1","role":"toolResult","toolCallId":"call-1","toolName":"add","content":"{\"sum\":3}","isError":false}
+ * await runCallCommand(registry, undefined, process.stdin, { outputBudget: { maxCharacters: 50_000 } });
  */
 export async function runCallCommand(
   registry: ToolRegistry,
   callJson: string | undefined,
   input: Readable = process.stdin,
+  callOptions?: ToolCallOptions,
 ): Promise<void> {
   const interrupts = watchInterrupts();
+  const run: CallRun = { registry, callOptions, interrupts };
   try {
     if (callJson === undefined) {
-      await runLines(registry, input, interrupts);
+      await runLines(run, input);
     } else {
       const where = "call argument";
-      await runOne(registry, parseCall(callJson, where, "call-1"), where, interrupts);
+      await runOne(run, parseCall(callJson, where, "call-1"), where);
     }
   } finally {
     interrupts.dispose();

@@ -194,7 +194,10 @@ const url = (path: string): string => pathToFileURL(join(ROOT, path)).href;
  * Tools modules for the tests, by file name. `probe.mjs` adds to the example
  * Tools a `probe` that reports starting and being aborted on standard error,
  * a `fatal` that throws NonRecoverableToolError, and a `stuck` Tool whose
- * promise never settles.
+ * promise never settles. `log.mjs` adds a `log` Tool printing a 5,000-line
+ * log (`line 1` to `line 5000`), and `log-registry.mjs` exports the same
+ * Tools as a registry with options of its own (a 2,000-character budget,
+ * tail kept).
  */
 export const FIXTURES: Readonly<Record<string, string>> = {
   "probe.mjs": `
@@ -229,6 +232,22 @@ const stuck = {
   execute: () => new Promise(() => {}),
 };
 export default [...examples, probe, fatal, stuck];
+`,
+  "log.mjs": `
+import examples from ${JSON.stringify(url("dist/examples/tools.js"))};
+export const LOG = Array.from({ length: 5000 }, (_, index) => "line " + (index + 1)).join("\\n");
+export const log = {
+  name: "log",
+  description: "Print a 5,000-line log.",
+  validate: (input) => ({ ok: true, value: input }),
+  execute: async () => LOG,
+};
+export default [...examples, log];
+`,
+  "log-registry.mjs": `
+import tools from "./log.mjs";
+import { ToolRegistry } from ${JSON.stringify(url("dist/course/src/index.js"))};
+export default new ToolRegistry(tools, { outputBudget: { maxCharacters: 2000 }, truncate: "tail" });
 `,
   "registry.mjs": `
 import examples from ${JSON.stringify(url("dist/examples/tools.js"))};

@@ -6,6 +6,7 @@
 
 import type { ToolRegistry } from "../../course/src/index.ts";
 import { CliError, oneLine } from "./cli-error.ts";
+import { describeOutputFlags, type OutputFlags, outputCallOptions } from "./output-flags.ts";
 import { exitAfterFlush, signalExitCode } from "./process-exit.ts";
 
 const SDK = "@modelcontextprotocol/sdk";
@@ -34,20 +35,29 @@ async function loadSdk() {
  * ends (exit 0) or SIGINT/SIGTERM arrives (exit 130/143); either way the
  * server closes first, which aborts the signal of every call in flight.
  * Standard output carries only the protocol; one line on standard error says
- * what is served, and non-recoverable Tool errors are logged there too.
+ * what is served (and the output flags, when given), and non-recoverable
+ * Tool errors are logged there too. `flags` (default none) become the call
+ * options of every `tools/call`.
  *
  * @example
  * await runMcpCommand(await loadToolRegistry("./dist/examples/tools.js"), "./dist/examples/tools.js", "0.1.0");
+ * await runMcpCommand(registry, specifier, "0.1.0", { maxOutputCharacters: 50_000, truncate: "tail" });
  */
 export async function runMcpCommand(
   registry: ToolRegistry,
   specifier: string,
   version: string,
+  flags: OutputFlags = {},
 ): Promise<void> {
   const { serveToolRegistry, Transport } = await loadSdk();
+  const callOptions = outputCallOptions(flags);
   let server: Awaited<ReturnType<typeof serveToolRegistry>>;
   try {
-    server = await serveToolRegistry(registry, new Transport(), { name: "toolbound", version });
+    server = await serveToolRegistry(registry, new Transport(), {
+      name: "toolbound",
+      version,
+      ...(callOptions === undefined ? {} : { callOptions }),
+    });
   } catch (thrown) {
     // A Tool name or schema MCP cannot carry (SchemaToolError), found before serving anything.
     throw new CliError(`cannot serve tools module ${specifier} over MCP: ${oneLine(thrown)}`);
@@ -69,5 +79,7 @@ export async function runMcpCommand(
   process.once("SIGINT", () => shutdown(signalExitCode("SIGINT")));
   process.once("SIGTERM", () => shutdown(signalExitCode("SIGTERM")));
   const count = registry.size === 1 ? "1 Tool" : `${registry.size} Tools`;
-  process.stderr.write(`toolbound mcp: serving ${count} from ${specifier} over stdio\n`);
+  process.stderr.write(
+    `toolbound mcp: serving ${count} from ${specifier} over stdio${describeOutputFlags(flags)}\n`,
+  );
 }

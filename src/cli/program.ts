@@ -10,6 +10,7 @@ import { CliError, oneLine } from "./cli-error.ts";
 import { LIST_FORMATS, listTools } from "./list-command.ts";
 import { loadToolRegistry } from "./load-tools.ts";
 import { runMcpCommand } from "./mcp-command.ts";
+import { addOutputOptions, type OutputFlags, outputCallOptions } from "./output-flags.ts";
 import { packageVersion } from "./package-info.ts";
 import { exitAfterFlush } from "./process-exit.ts";
 
@@ -25,7 +26,19 @@ Examples:
   $ printf '%s\\n' '{"name":"add","arguments":{"left":1,"right":2}}' | toolbound call ./dist/examples/tools.js
 
 Each result message is printed as one JSON line, isError results included.
-Ctrl-C cancels the call in flight and exits with code 130.`;
+Ctrl-C cancels the call in flight and exits with code 130.
+
+--max-output-characters and --truncate apply to every call and win over the
+tools module's own settings for the same field; a cut says what was cut:
+  $ toolbound call ./dist/examples/tools.js --max-output-characters 50000 --truncate tail \\
+      '{"name":"repeat","arguments":{"text":"log line ","times":10000}}'`;
+
+const MCP_HELP = `
+An MCP host starts it as: command "npx", args ["toolbound", "mcp", "/absolute/path/to/tools.js"],
+adding for example "--max-output-characters", "50000" to let longer results through.
+--max-output-characters and --truncate apply to every tools/call and win over the
+tools module's own settings for the same field.
+Standard output carries the protocol only; logs go to standard error.`;
 
 /**
  * Builds the `toolbound` program. Commander's own errors (an unknown command,
@@ -53,14 +66,17 @@ export function createProgram(): Command {
         ),
     });
 
-  program
-    .command("call")
-    .description("execute one Tool call, or JSON Lines of calls from standard input")
-    .argument("<tools-module>", MODULE_HELP)
-    .argument("[call-json]", "one call as JSON; without it, calls are read from standard input")
+  addOutputOptions(
+    program
+      .command("call")
+      .description("execute one Tool call, or JSON Lines of calls from standard input")
+      .argument("<tools-module>", MODULE_HELP)
+      .argument("[call-json]", "one call as JSON; without it, calls are read from standard input"),
+  )
     .addHelpText("after", CALL_EXAMPLES)
-    .action(async (specifier: string, callJson: string | undefined) => {
-      await runCallCommand(await loadToolRegistry(specifier), callJson);
+    .action(async (specifier: string, callJson: string | undefined, flags: OutputFlags) => {
+      const registry = await loadToolRegistry(specifier);
+      await runCallCommand(registry, callJson, process.stdin, outputCallOptions(flags));
     });
 
   program
@@ -81,17 +97,15 @@ export function createProgram(): Command {
       process.stdout.write(`${listTools(registry, options.format)}\n`);
     });
 
-  program
-    .command("mcp")
-    .description("serve the Tools over the Model Context Protocol on standard input and output")
-    .argument("<tools-module>", MODULE_HELP)
-    .addHelpText(
-      "after",
-      '\nAn MCP host starts it as: command "npx", args ["toolbound", "mcp", "/absolute/path/to/tools.js"].' +
-        "\nStandard output carries the protocol only; logs go to standard error.",
-    )
-    .action(async (specifier: string) => {
-      await runMcpCommand(await loadToolRegistry(specifier), specifier, version);
+  addOutputOptions(
+    program
+      .command("mcp")
+      .description("serve the Tools over the Model Context Protocol on standard input and output")
+      .argument("<tools-module>", MODULE_HELP),
+  )
+    .addHelpText("after", MCP_HELP)
+    .action(async (specifier: string, flags: OutputFlags) => {
+      await runMcpCommand(await loadToolRegistry(specifier), specifier, version, flags);
     });
 
   return program;

@@ -10,6 +10,7 @@ import {
   ListToolsRequestSchema,
   type ListToolsResult,
 } from "@modelcontextprotocol/sdk/types.js";
+import { readCallOptions } from "../../course/src/call-options.ts";
 import { type ToolCallOptions, ToolRegistry } from "../../course/src/index.ts";
 import { toProviderTools } from "../schema/index.ts";
 import { callRegistryTool, type McpCallSettings } from "./call-tool.ts";
@@ -19,14 +20,19 @@ import { callRegistryTool, type McpCallSettings } from "./call-tool.ts";
  *
  * - `name`, `version`: the server's identity in the MCP handshake.
  *   Default: `"toolbound"` and `"0.0.0"`; name your own server.
- * - `callOptions`: per-call options for every `executeToolCall` (a deadline,
- *   an approval gate, an argument budget). Default: none.
+ * - `callOptions`: per-call options for every `executeToolCall`: a deadline,
+ *   an approval gate, an argument budget, and output settings
+ *   (`outputBudget`, `truncate`, `spill`, `maxSpillCharacters`,
+ *   `onSpillError`), which win over the registry's options and each Tool's
+ *   own fields, field by field. Checked once, when the server is created.
+ *   Default: none (the registry's and the Tools' own settings apply).
  * - `log`: where a protocol-level failure (a NonRecoverableToolError) is
  *   reported, one line each. Default: standard error, never standard output,
  *   which a stdio transport owns.
  *
  * @example
  * await serveToolRegistry(registry, new StdioServerTransport(), { name: "my-tools", version: "1.2.0" });
+ * await serveToolRegistry(registry, transport, { callOptions: { outputBudget: { maxCharacters: 50_000 } } });
  */
 export interface McpBridgeOptions {
   readonly name?: string;
@@ -44,8 +50,13 @@ const writeToStderr = (line: string): void => {
  * `registry`: Tools registered later are not served. `tools/list` returns
  * each Tool's name, description and `parameters` (or the empty-object
  * schema); `tools/call` runs `executeToolCall` with the request's own abort
- * signal (see `callRegistryTool` for how each outcome is answered). Throws a
- * TypeError when `registry` is not a ToolRegistry, and the SchemaToolError of
+ * signal and `options.callOptions` (see `callRegistryTool` for how each
+ * outcome is answered); the registry's own options (output settings) are
+ * kept by the snapshot and apply too. The text of each result is the call's
+ * result `content`, as bounded by those settings. Throws a TypeError when
+ * `registry` is not a ToolRegistry; the ToolContractError INVALID_TOOL_CALL
+ * of an invalid `callOptions` (naming the field and its rule), which would
+ * otherwise fail every call; and the SchemaToolError of
  * `toProviderTools(registry, "mcp")` when a Tool's name breaks MCP's name
  * rule or its `parameters` is not an object schema.
  *
@@ -60,6 +71,8 @@ export function createMcpToolServer(
   if (!(registry instanceof ToolRegistry)) {
     throw new TypeError("createMcpToolServer needs a ToolRegistry");
   }
+  // A host's mistake is found now, not as an internal error on every tools/call.
+  readCallOptions(options.callOptions);
   const tools = registry.snapshot();
   // Listed once, up front: a name or schema MCP cannot carry fails here, not on a client's first request.
   const listed = toProviderTools(tools, "mcp") as ListToolsResult["tools"];

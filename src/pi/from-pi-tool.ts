@@ -48,8 +48,10 @@ function readField(tool: object, key: string): unknown {
  * `execute(toolCallId, params, signal, onUpdate)` with the call id, the
  * boundary's signal, a mutable copy of the validated arguments and a no-op
  * `onUpdate`; the result's text blocks (images as `[image: image/png]`) become
- * the output that our serializer bounds, so `content` is that text as a JSON
- * string. A Pi Tool that throws or rejects becomes `TOOL_EXECUTION_FAILED`
+ * the output that our serializer bounds (under the call's, the Tool's or the
+ * registry's output budget, like any Tool of ours; spread the result into a
+ * new definition to add `outputBudget` or `truncate` fields), so `content` is
+ * that text as a JSON string. A Pi Tool that throws or rejects becomes `TOOL_EXECUTION_FAILED`
  * with its message. Throws ToolContractError INVALID_TOOL_DEFINITION for a Proxy, a throwing
  * field, a non-function `execute`, or a schema that is not plain JSON or does
  * not compile.

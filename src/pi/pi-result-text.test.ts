@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { PI_CONTENT_MAX_BLOCKS, piResultText } from "./index.ts";
+import { PI_CONTENT_MAX_BLOCKS, PI_TEXT_MAX_UNITS, piResultText } from "./index.ts";
 
 const text = (value: string) => ({ type: "text", text: value });
 const image = (mimeType: unknown) => ({ type: "image", data: "AAAA", mimeType });
@@ -80,11 +80,27 @@ describe("piResultText", () => {
     expect(traps).toBe(0);
   });
 
-  test("cuts an eight-million-character text to a bounded prefix", () => {
-    const huge = "x".repeat(8_000_000);
-    const read = piResultText({ content: [text(huge)] });
-    expect(read.length).toBe(8193);
-    expect(huge.startsWith(read)).toBe(true);
+  test("passes a single text block on as it is, however long: the serializer bounds it", () => {
+    const huge = "x".repeat(30_000_000);
+    expect(piResultText({ content: [text(huge)] })).toBe(huge);
+  });
+
+  test("joins several blocks up to twice the largest output budget, and cuts there", () => {
+    expect(PI_TEXT_MAX_UNITS).toBe(20_000_001);
+    const half = "x".repeat(12_000_000);
+    const read = piResultText({ content: [text(half), text(half)] });
+    expect(read).toHaveLength(PI_TEXT_MAX_UNITS);
+    expect(read.startsWith(`${half}\n`)).toBe(true);
+  });
+
+  test.each([
+    ["one unit under the limit", PI_TEXT_MAX_UNITS - 3, PI_TEXT_MAX_UNITS - 1],
+    ["exactly at the limit", PI_TEXT_MAX_UNITS - 2, PI_TEXT_MAX_UNITS],
+    ["one unit over the limit", PI_TEXT_MAX_UNITS - 1, PI_TEXT_MAX_UNITS],
+  ])("two blocks whose joined text is %s read as %i units", (_label, second, expected) => {
+    // "a", the newline, then `second` units: joined, 2 + second units.
+    const read = piResultText({ content: [text("a"), text("z".repeat(second))] });
+    expect(read.length).toBe(expected);
   });
 
   test("reads at most PI_CONTENT_MAX_BLOCKS blocks of a million-slot sparse array and counts the rest", () => {

@@ -2,21 +2,25 @@
  * Reads the model-visible text of a Pi Tool result: text blocks joined with a
  * newline, images as a short placeholder. Reads own data properties only (no
  * getter of the result runs), refuses Proxies before any trap, and does work
- * bounded by the serializer's budgets whatever the result's size.
+ * bounded by the largest output budget whatever the result's size.
  */
 
 import { types } from "node:util";
 import {
-  COURSE_TOOL_OUTPUT_CAP_CHARACTERS,
   COURSE_TOOL_SERIALIZATION_MAX_COLLECTION_ENTRIES,
+  OUTPUT_BUDGET_RANGES,
 } from "../../course/src/index.ts";
 
 /** Content blocks read from one result; the rest are counted in a note, not read. */
 export const PI_CONTENT_MAX_BLOCKS = COURSE_TOOL_SERIALIZATION_MAX_COLLECTION_ENTRIES;
 
-// Twice the cap in UTF-16 units is more than the cap in code points, so the
-// serializer still sees that the text was longer than it keeps, and marks it.
-const TEXT_KEPT_UNITS = 2 * COURSE_TOOL_OUTPUT_CAP_CHARACTERS + 1;
+/**
+ * The most UTF-16 units of text joined from several blocks: twice the largest
+ * `outputBudget.maxCharacters` (10,000,000), plus one. Whatever budget the
+ * call runs under, the serializer then still sees that the text was longer
+ * than it keeps, and marks the cut. (A single block is never cut here.)
+ */
+export const PI_TEXT_MAX_UNITS = 2 * OUTPUT_BUDGET_RANGES.maxCharacters[1] + 1;
 const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9.+-]{0,63}\/[A-Za-z0-9][A-Za-z0-9.+-]{0,63}$/;
 
 /** The value of an own data property, or undefined (a getter is never called). */
@@ -51,8 +55,12 @@ function blockText(block: unknown): string {
  * The transcript text of a Pi `AgentToolResult`: its text blocks joined with
  * `"\n"` (as Pi joins them), each image as `[image: image/png]`, other or
  * unreadable blocks as a bracketed placeholder. A missing `content` reads as
- * no text, as in Pi. At most {@link PI_CONTENT_MAX_BLOCKS} blocks are read,
- * and reading stops once the text is longer than the serializer keeps.
+ * no text, as in Pi. At most {@link PI_CONTENT_MAX_BLOCKS} blocks are read.
+ * A single block's text is returned as it is, however long (no copy is made,
+ * and the serializer looks at no more of it than its budget keeps, from
+ * whichever end the call's `truncate` asks for). Several blocks are joined up
+ * to {@link PI_TEXT_MAX_UNITS} UTF-16 units and cut there, so a `tail`
+ * strategy on more text than that keeps the end of what was read.
  * Throws a TypeError for a result that is not an object, is a Proxy, or has
  * a `content` that is not an array; the bridge turns that into
  * `TOOL_EXECUTION_FAILED`.
@@ -71,13 +79,15 @@ export function piResultText(result: unknown): string {
     throw new TypeError("Pi Tool result content must be an array of content blocks");
   }
   const length = content.length;
+  // The common case, one text block: the string itself, whatever its length.
+  if (length === 1) return blockText(ownData(content, "0"));
   const parts: string[] = [];
   let units = 0;
   let index = 0;
   for (; index < length && index < PI_CONTENT_MAX_BLOCKS; index += 1) {
     const separator = index === 0 ? "" : "\n";
     const text = blockText(ownData(content, String(index)));
-    const room = Math.max(0, TEXT_KEPT_UNITS - units - separator.length);
+    const room = Math.max(0, PI_TEXT_MAX_UNITS - units - separator.length);
     if (text.length > room) {
       // Cut here (slicing before joining copies no more than is kept): the
       // serializer truncates the rest and appends its marker.

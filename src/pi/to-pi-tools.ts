@@ -4,6 +4,7 @@
  * bounded output and cancellation from our boundary.
  */
 
+import { readCallOptions } from "../../course/src/call-options.ts";
 import {
   type CourseJsonObject,
   type CourseToolCall,
@@ -84,8 +85,13 @@ function bridge(
  * Tool's name (also as `label`), description and `parameters` JSON Schema (or
  * {@link PI_EMPTY_OBJECT_SCHEMA}); its `execute(toolCallId, params, signal)`
  * runs `executeToolCall` on a snapshot of the registry taken now (later
- * registrations do not change these Tools), with the optional per-call
- * `callOptions`. A success resolves with one text block holding our result's
+ * registrations do not change these Tools, and the registry's own options
+ * are kept), with the optional per-call `callOptions`: a deadline, an
+ * approval gate, an argument budget and output settings (`outputBudget`,
+ * `truncate`, `spill`, …), which win over the registry's options and each
+ * Tool's own fields, field by field. Invalid `callOptions` throw
+ * ToolContractError INVALID_TOOL_CALL here, naming the field, rather than
+ * failing every call. A success resolves with one text block holding our result's
  * `content` unchanged (`details` is our result message). An `isError` result
  * throws {@link PiToolResultError}, whose message is that content, which Pi
  * records as a failed call with the same text. Pi's signal is passed through;
@@ -95,12 +101,15 @@ function bridge(
  * @example
  * const registry = new ToolRegistry([echo]);
  * const agent = new Agent({ streamFn, initialState: { tools: toPiTools(registry, { timeoutMs: 5_000 }) } });
+ * toPiTools(registry, { outputBudget: { maxCharacters: 50_000 }, truncate: "head-and-tail" });
  */
 export function toPiTools(
   registry: ToolRegistry,
   callOptions?: ToolCallOptions,
 ): PiBridgedTool<CourseToolResultMessage>[] {
   if (!(registry instanceof ToolRegistry)) throw new TypeError("toPiTools needs a ToolRegistry");
+  // A host's mistake is found now, not as a rejection of every call Pi makes.
+  readCallOptions(callOptions);
   const frozen = registry.snapshot();
   const tools: PiBridgedTool<CourseToolResultMessage>[] = [];
   for (const name of frozen.names) {

@@ -9,9 +9,9 @@ import { containerKind, describeExotic } from "../../course/src/containers.ts";
 import { serializeToolOutput } from "../../course/src/index.ts";
 
 /** A null-prototype object shaped like some realm's Object.prototype, with `constructor` as given. */
-function fakeObjectPrototype(constructor: PropertyDescriptor | undefined): object {
+function fakeObjectPrototype(ctor: PropertyDescriptor | undefined): object {
   const proto = Object.create(null) as object;
-  if (constructor !== undefined) Object.defineProperty(proto, "constructor", constructor);
+  if (ctor !== undefined) Object.defineProperty(proto, "constructor", ctor);
   return proto;
 }
 
