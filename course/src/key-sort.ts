@@ -1,74 +1,70 @@
 /**
- * Sorting an object's entries by key (plain string comparison, so `"10"`
- * before `"2"`) without calling anything a Tool could have patched: no
+ * Sorting an object's keys by plain string comparison (so `"10"` before
+ * `"2"`) without calling anything a Tool could have patched: no
  * `Array.prototype.sort`, no comparator, no allocation for short lists.
  */
 
 import { mathMin } from "./intrinsics.ts";
 
-/** Up to this many entries, insertion sort: no allocation, and `for…in` often yields keys nearly sorted. */
+/** Up to this many keys, insertion sort: no allocation, and `for…in` often yields keys nearly sorted. */
 const INSERTION_LIMIT = 32;
 
-function insertionSort(pairs: unknown[]): void {
-  for (let index = 2; index < pairs.length; index += 2) {
-    const key = pairs[index] as string;
-    const value = pairs[index + 1];
-    let slot = index - 2;
-    while (slot >= 0 && (pairs[slot] as string) > key) {
-      pairs[slot + 2] = pairs[slot];
-      pairs[slot + 3] = pairs[slot + 1];
-      slot -= 2;
+function insertionSort(keys: string[]): void {
+  for (let index = 1; index < keys.length; index += 1) {
+    const key = keys[index] as string;
+    let slot = index - 1;
+    while (slot >= 0 && (keys[slot] as string) > key) {
+      keys[slot + 1] = keys[slot] as string;
+      slot -= 1;
     }
-    pairs[slot + 2] = key;
-    pairs[slot + 3] = value;
+    keys[slot + 1] = key;
   }
 }
 
 /**
- * Bottom-up merge sort of the pairs: O(n log n) for the wide objects a large
- * configured `maxEntries` lets through, where insertion sort would be O(n²).
- * Keys are unique, so stability does not matter, but it is stable anyway.
+ * Bottom-up merge sort: O(n log n) for the wide objects a large configured
+ * `maxEntries` lets through, where insertion sort would be O(n²). Keys are
+ * unique, so stability does not matter, but it is stable anyway.
  */
-function mergeSort(pairs: unknown[]): void {
-  const count = pairs.length / 2;
-  let from = pairs;
-  let to: unknown[] = [];
+function mergeSort(keys: string[]): void {
+  const count = keys.length;
+  let from = keys;
+  let to: string[] = [];
   for (let width = 1; width < count; width *= 2) {
     for (let low = 0; low < count; low += 2 * width) {
       const middle = mathMin(low + width, count);
       const high = mathMin(low + 2 * width, count);
       let left = low;
       let right = middle;
-      let slot = low;
-      while (left < middle || right < high) {
+      for (let slot = low; slot < high; slot += 1) {
         const takeRight =
-          left >= middle ||
-          (right < high && (from[2 * right] as string) < (from[2 * left] as string));
-        const source = takeRight ? right : left;
-        to[2 * slot] = from[2 * source];
-        to[2 * slot + 1] = from[2 * source + 1];
-        slot += 1;
-        if (takeRight) right += 1;
-        else left += 1;
+          left >= middle || (right < high && (from[right] as string) < (from[left] as string));
+        if (takeRight) {
+          to[slot] = from[right] as string;
+          right += 1;
+        } else {
+          to[slot] = from[left] as string;
+          left += 1;
+        }
       }
     }
     const swap = from;
     from = to;
     to = swap;
   }
-  if (from !== pairs) {
-    for (let index = 0; index < pairs.length; index += 1) pairs[index] = from[index];
+  if (from !== keys) {
+    for (let index = 0; index < count; index += 1) keys[index] = from[index] as string;
   }
 }
 
 /**
- * Sorts a flat `[key, value, key, value, …]` list by key in place.
+ * Sorts keys in place by plain string comparison.
  *
  * @example
- * const pairs = ["b", 1, "a", 2];
- * sortPairs(pairs); // pairs is ["a", 2, "b", 1]
+ * const keys = ["b", "10", "2"];
+ * sortKeys(keys); // keys is ["10", "2", "b"]
  */
-export function sortPairs(pairs: unknown[]): void {
-  if (pairs.length <= 2 * INSERTION_LIMIT) insertionSort(pairs);
-  else mergeSort(pairs);
+export function sortKeys(keys: string[]): void {
+  if (keys.length <= INSERTION_LIMIT) insertionSort(keys);
+  else mergeSort(keys);
 }

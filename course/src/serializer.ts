@@ -28,7 +28,7 @@ import {
   measureTail,
   type TextSpan,
 } from "./json-text.ts";
-import { sortPairs } from "./key-sort.ts";
+import { sortKeys } from "./key-sort.ts";
 import {
   type OutputBudget,
   readOutputBudget,
@@ -266,26 +266,27 @@ class Walk {
 
   object(value: object): void {
     this.append("{", 1);
-    const pairs: unknown[] = [];
+    const keys: string[] = [];
     // Lazy: for…in yields one key at a time, so a huge object costs only the budget.
     for (const key in value) {
       this.visitEntry();
       // After the visit is counted: the key past the budget is never checked.
-      if (!this.ownKey(value, key)) continue;
-      const property = getOwnPropertyDescriptor(value, key);
-      // Inherited keys are skipped; accessors are left out without running them.
-      if (property === undefined || !hasOwn(property, "value")) continue;
-      pairs[pairs.length] = key;
-      pairs[pairs.length] = property.value;
+      if (this.ownKey(value, key)) keys[keys.length] = key;
     }
-    sortPairs(pairs);
-    for (let index = 0; index < pairs.length; index += 2) {
-      const key = pairs[index] as string;
-      if (index > 0) this.append(",", 1);
+    sortKeys(keys);
+    let written = 0;
+    for (let index = 0; index < keys.length; index += 1) {
+      const key = keys[index] as string;
+      // Read when written, not when collected: a key past the cap costs no descriptor.
+      // Inherited keys were skipped above; accessors are left out without running them.
+      const property = getOwnPropertyDescriptor(value, key);
+      if (property === undefined || !hasOwn(property, "value")) continue;
+      if (written > 0) this.append(",", 1);
+      written += 1;
       this.string(key);
       this.append(":", 1);
       this.path[this.depth] = key;
-      this.value(pairs[index + 1]);
+      this.value(property.value);
     }
     this.append("}", 1);
   }
