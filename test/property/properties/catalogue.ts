@@ -17,6 +17,7 @@ import {
   argumentBudgetMatchesCompactJson,
   deadlineStopsOnlyOverstayingTools,
 } from "./options-properties.ts";
+import { argumentTextOnlyRunsWhenValid } from "./provider-properties.ts";
 import {
   serializerContainsHostileOutput,
   serializerMatchesEngineJson,
@@ -102,6 +103,12 @@ export const PROPERTIES: readonly CataloguedProperty[] = [
     name: "argument-budget-matches-compact-json",
     build: argumentBudgetMatchesCompactJson,
     testRuns: 600,
+    fuzzWeight: 1,
+  },
+  {
+    name: "argument-text-only-runs-when-valid",
+    build: argumentTextOnlyRunsWhenValid,
+    testRuns: 800,
     fuzzWeight: 1,
   },
 ];
