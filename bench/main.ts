@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: runs scenarios 1 to 4 on this Node.js and prints the table
+ * `npm run bench`: runs scenarios 1 to 4 and 6 on this Node.js and prints the table
  * (or, with `--json`, one JSON document) on stdout; progress goes to stderr.
  * Scenario 5, the comparison with Pi, needs Node.js 22 and runs with
  * `npm run bench:pi`.
@@ -7,6 +7,7 @@
 
 import { progress } from "./harness.ts";
 import { compareRow, jsonDocument, type Row, renderTable, runInfo } from "./report.ts";
+import { argumentsScenario } from "./scenario-arguments.ts";
 import { concurrencyScenario } from "./scenario-concurrency.ts";
 import { ordinaryScenario } from "./scenario-ordinary.ts";
 import { overheadScenario } from "./scenario-overhead.ts";
@@ -37,6 +38,9 @@ rows.push(
   }),
 );
 
-const info = runInfo("toolbound bench (scenarios 1-4)", startedAt);
+progress("scenario 6: a model's argument text");
+rows.push(...(await argumentsScenario()));
+
+const info = runInfo("toolbound bench (scenarios 1-4 and 6)", startedAt);
 if (asJson) process.stdout.write(`${JSON.stringify(jsonDocument(rows, info), null, 2)}\n`);
 else process.stdout.write(renderTable(rows, info));
