@@ -46,6 +46,13 @@ function scriptedFetch(replies: readonly unknown[]) {
   return { fetch, bodies };
 }
 
+/** A list field of a recorded request body. */
+function sent(body: Record<string, unknown> | undefined, field: string): unknown[] {
+  const value = body?.[field];
+  if (!Array.isArray(value)) throw new Error(`the request had no ${field} list`);
+  return value;
+}
+
 const SUM = '{"sum":42}';
 const BROKEN = errorContent(
   "TOOL_ARGUMENTS_INVALID",
@@ -82,7 +89,7 @@ describe("each example completes a two-turn conversation through its SDK", () =>
       "20 + 22 = 42.",
     );
     expect(bodies[0]?.tools).toEqual(toProviderTools(registry, "openai-chat"));
-    expect((bodies[1]?.messages as unknown[]).slice(2)).toEqual([
+    expect(sent(bodies[1], "messages").slice(2)).toEqual([
       { role: "tool", tool_call_id: "call_1", content: SUM },
       { role: "tool", tool_call_id: "call_2", content: BROKEN },
     ]);
@@ -104,7 +111,7 @@ describe("each example completes a two-turn conversation through its SDK", () =>
       "20 + 22 = 42.",
     );
     expect(bodies[0]?.tools).toEqual(toProviderTools(registry, "openai-responses"));
-    expect((bodies[1]?.input as unknown[]).slice(3)).toEqual([
+    expect(sent(bodies[1], "input").slice(3)).toEqual([
       { type: "function_call_output", call_id: "call_1", output: SUM },
       { type: "function_call_output", call_id: "call_2", output: BROKEN },
     ]);
@@ -125,7 +132,7 @@ describe("each example completes a two-turn conversation through its SDK", () =>
       "20 + 22 = 42.",
     );
     expect(bodies[0]?.tools).toEqual(toProviderTools(registry, "anthropic"));
-    expect((bodies[1]?.messages as unknown[]).slice(2)).toEqual([
+    expect(sent(bodies[1], "messages").slice(2)).toEqual([
       {
         role: "user",
         content: [
@@ -155,7 +162,7 @@ describe("each example completes a two-turn conversation through its SDK", () =>
     expect(bodies[0]?.tools).toEqual([
       { functionDeclarations: toProviderTools(registry, "gemini") },
     ]);
-    expect((bodies[1]?.contents as unknown[]).slice(2)).toEqual([
+    expect(sent(bodies[1], "contents").slice(2)).toEqual([
       {
         role: "user",
         parts: [
