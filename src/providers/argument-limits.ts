@@ -91,7 +91,13 @@ export function readArgumentLimits(options: unknown, caller: string): ArgumentLi
   });
 }
 
-/** What {@link parseToolArguments} answers. */
+/**
+ * What {@link parseToolArguments} answers: the frozen arguments, or the reason to give the model.
+ *
+ * @example
+ * const parsed: ToolArgumentsParse = parseToolArguments(text);
+ * if (!parsed.ok) console.log(parsed.reason);
+ */
 export type ToolArgumentsParse =
   | { readonly ok: true; readonly value: CourseJsonObject }
   | { readonly ok: false; readonly reason: string };

@@ -21,9 +21,31 @@ import {
   stringCharCodeAt,
   stringSlice,
 } from "../../course/src/intrinsics.ts";
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  DIGIT_0,
+  DOT,
+  hexValue,
+  isDigit,
+  MINUS,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  PLUS,
+  QUOTE,
+  simpleEscape,
+} from "./json-characters.ts";
 import { addData } from "./own-data.ts";
 
-/** The default longest argument text, in UTF-16 code units: 1,000,000. */
+/**
+ * The default longest argument text, in UTF-16 code units: 1,000,000.
+ *
+ * @example
+ * readToolCalls("openai-chat", completion, { maxArgumentCharacters: PROVIDER_ARGUMENTS_MAX_CHARACTERS / 10 });
+ */
 export const PROVIDER_ARGUMENTS_MAX_CHARACTERS = 1_000_000;
 
 /**
@@ -31,6 +53,9 @@ export const PROVIDER_ARGUMENTS_MAX_CHARACTERS = 1_000_000;
  * outer object included. Real arguments nest a few levels; the core refuses
  * anything deeper than 256 (`COURSE_TOOL_ARGUMENTS_MAX_DEPTH`), so no limit
  * can be set above that.
+ *
+ * @example
+ * readToolCalls("anthropic", message, { maxArgumentDepth: PROVIDER_ARGUMENTS_MAX_DEPTH / 8 });
  */
 export const PROVIDER_ARGUMENTS_MAX_DEPTH = 64;
 
@@ -49,20 +74,6 @@ export type ParsedArguments =
 const toNumber = Number;
 const fromCharCode = String.fromCharCode;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const MINUS = 0x2d;
-const PLUS = 0x2b;
-const DOT = 0x2e;
-const DIGIT_0 = 0x30;
-const DIGIT_9 = 0x39;
-
 /** Thrown inside the parser only, and always caught by {@link parseArgumentText}. */
 class Refusal {
   constructor(readonly reason: string) {}
@@ -73,41 +84,6 @@ interface Frame {
   readonly container: unknown[] | { [key: string]: unknown };
   readonly isArray: boolean;
   key: string;
-}
-
-function isDigit(unit: number): boolean {
-  return unit >= DIGIT_0 && unit <= DIGIT_9;
-}
-
-function hexValue(unit: number): number {
-  if (unit >= 0x30 && unit <= 0x39) return unit - 0x30;
-  if (unit >= 0x41 && unit <= 0x46) return unit - 0x37;
-  if (unit >= 0x61 && unit <= 0x66) return unit - 0x57;
-  return -1;
-}
-
-/** What a one-character escape stands for, or undefined when it is not one. */
-function simpleEscape(unit: number): string | undefined {
-  switch (unit) {
-    case QUOTE:
-      return '"';
-    case BACKSLASH:
-      return "\\";
-    case 0x2f:
-      return "/";
-    case 0x62:
-      return "\b";
-    case 0x66:
-      return "\f";
-    case 0x6e:
-      return "\n";
-    case 0x72:
-      return "\r";
-    case 0x74:
-      return "\t";
-    default:
-      return undefined;
-  }
 }
 
 class ArgumentParser {

@@ -49,6 +49,7 @@ export class ResponseReader {
     return typeof value === "object" && value !== null && !isProxy(value) && isArray(value);
   }
 
+  /** `value` as an object whose fields may be read, or the TypeError naming `path`. */
   record(value: unknown, path: string, expected = "an object"): object {
     if (!this.isRecord(value)) this.fail(path, expected, value);
     return value;

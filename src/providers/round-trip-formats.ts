@@ -7,7 +7,12 @@
 import { NativeTypeError } from "../../course/src/intrinsics.ts";
 import { describeFound } from "./response-fields.ts";
 
-/** The formats `readToolCalls` and `toToolResultMessages` speak. */
+/**
+ * The formats `readToolCalls` and `toToolResultMessages` speak.
+ *
+ * @example
+ * const format: RoundTripFormat = "anthropic";
+ */
 export type RoundTripFormat = "openai-chat" | "openai-responses" | "anthropic" | "gemini";
 
 const FORMATS: readonly RoundTripFormat[] = Object.freeze([

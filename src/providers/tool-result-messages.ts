@@ -85,7 +85,12 @@ export interface GeminiToolResultContent {
   readonly parts: GeminiFunctionResponsePart[];
 }
 
-/** The item each format's next request gets from {@link toToolResultMessages}. */
+/**
+ * The item each format's next request gets from {@link toToolResultMessages}.
+ *
+ * @example
+ * const items: readonly ToolResultMessageShapes["anthropic"][] = toToolResultMessages("anthropic", results);
+ */
 export interface ToolResultMessageShapes {
   readonly "openai-chat": OpenAIChatToolMessage;
   readonly "openai-responses": OpenAIResponsesFunctionCallOutput;
