@@ -1,12 +1,14 @@
 /**
- * `npm run bench`: runs scenarios 1 to 4 (2 and 3 also under raised output budgets) on this Node.js and prints the table
- * on stdout (see `writeReport` for `--json` and `--json=<path>`); progress goes to stderr.
+ * `npm run bench`: runs scenarios 1 to 4 (2 and 3 also under raised output
+ * budgets) and 6 on this Node.js and prints the table on stdout (see
+ * `writeReport` for `--json` and `--json=<path>`); progress goes to stderr.
  * Scenario 5, the comparison with Pi, needs Node.js 22 and runs with
  * `npm run bench:pi`.
  */
 
 import { progress } from "./harness.ts";
 import { compareRow, type Row, runInfo, writeReport } from "./report.ts";
+import { argumentsScenario } from "./scenario-arguments.ts";
 import { concurrencyScenario } from "./scenario-concurrency.ts";
 import { ordinaryScenario } from "./scenario-ordinary.ts";
 import { overheadScenario } from "./scenario-overhead.ts";
@@ -39,5 +41,8 @@ rows.push(
   }),
 );
 
-const info = runInfo("toolbound bench (scenarios 1-4)", startedAt);
+progress("scenario 6: a model's argument text");
+rows.push(...(await argumentsScenario()));
+
+const info = runInfo("toolbound bench (scenarios 1-4 and 6)", startedAt);
 writeReport(rows, info, process.argv.slice(2));

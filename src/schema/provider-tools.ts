@@ -31,11 +31,14 @@ export interface OpenAIResponsesTool {
   readonly strict: boolean;
 }
 
-/** An Anthropic Messages API tool. */
+/**
+ * An Anthropic Messages API tool. The schema's root is always `type: "object"`
+ * (checked when the list is written), which the SDK's `Tool` type requires.
+ */
 export interface AnthropicTool {
   readonly name: string;
   readonly description: string;
-  readonly input_schema: CourseJsonObject;
+  readonly input_schema: CourseJsonObject & { readonly type: "object" };
 }
 
 /** A Gemini function declaration (wrap the list as `tools: [{ functionDeclarations }]`). */
@@ -113,7 +116,12 @@ function toolShape(
       return { type: "function", name, description, parameters, strict };
     }
     case "anthropic":
-      return { name, description, input_schema: schema };
+      // toProviderTools refused every root that is not type "object" before this point.
+      return {
+        name,
+        description,
+        input_schema: schema as CourseJsonObject & { readonly type: "object" },
+      };
     case "gemini": {
       const parameters = toGeminiSchema(schema, name);
       return parameters === undefined ? { name, description } : { name, description, parameters };

@@ -21,6 +21,7 @@ import {
   argumentBudgetMatchesCompactJson,
   deadlineStopsOnlyOverstayingTools,
 } from "./options-properties.ts";
+import { argumentTextOnlyRunsWhenValid } from "./provider-properties.ts";
 import {
   serializerContainsHostileOutput,
   serializerMatchesEngineJson,
@@ -118,6 +119,12 @@ export const PROPERTIES: readonly CataloguedProperty[] = [
     name: "argument-budget-matches-compact-json",
     build: argumentBudgetMatchesCompactJson,
     testRuns: 600,
+    fuzzWeight: 1,
+  },
+  {
+    name: "argument-text-only-runs-when-valid",
+    build: argumentTextOnlyRunsWhenValid,
+    testRuns: 800,
     fuzzWeight: 1,
   },
 ];

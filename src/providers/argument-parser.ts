@@ -1,0 +1,384 @@
+/**
+ * The bounded parser for a model's argument text: the length is checked before
+ * a single character is read, nesting is limited and walked without recursion,
+ * and the result is plain data that later code can trust.
+ *
+ * Why hand-written: the library this project would otherwise reach for
+ * (`secure-json-parse`) guards `__proto__` and `constructor` keys but calls
+ * `JSON.parse` underneath, so it bounds neither length nor depth (a
+ * 100,000-deep array is a RangeError), keeps duplicate keys silently (last
+ * wins) and accepts lone surrogates. A reviver over `JSON.parse` cannot fix
+ * depth either. No maintained parser we know of does all of it, so this file
+ * does, with every rule written down and tested.
+ */
+
+import {
+  ArrayPrototype,
+  hasOwn,
+  isArray,
+  numberIsFinite,
+  ObjectPrototype,
+  stringCharCodeAt,
+  stringSlice,
+} from "../../course/src/intrinsics.ts";
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  DIGIT_0,
+  DOT,
+  hexValue,
+  isDigit,
+  MINUS,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  PLUS,
+  QUOTE,
+  simpleEscape,
+} from "./json-characters.ts";
+import { addData } from "./own-data.ts";
+
+/**
+ * The default longest argument text, in UTF-16 code units: 1,000,000.
+ *
+ * @example
+ * readToolCalls("openai-chat", completion, { maxArgumentCharacters: PROVIDER_ARGUMENTS_MAX_CHARACTERS / 10 });
+ */
+export const PROVIDER_ARGUMENTS_MAX_CHARACTERS = 1_000_000;
+
+/**
+ * The default deepest nesting of the arguments: 64 objects and arrays, the
+ * outer object included. Real arguments nest a few levels; the core refuses
+ * anything deeper than 256 (`COURSE_TOOL_ARGUMENTS_MAX_DEPTH`), so no limit
+ * can be set above that.
+ *
+ * @example
+ * readToolCalls("anthropic", message, { maxArgumentDepth: PROVIDER_ARGUMENTS_MAX_DEPTH / 8 });
+ */
+export const PROVIDER_ARGUMENTS_MAX_DEPTH = 64;
+
+/** Limits on a model's arguments, checked and defaulted (see `ReadToolCallsOptions`). */
+export interface ArgumentLimits {
+  readonly maxCharacters: number;
+  readonly maxDepth: number;
+}
+
+/** What the parser answers: the arguments as plain data, or why they were refused. */
+export type ParsedArguments =
+  | { readonly ok: true; readonly value: { readonly [key: string]: unknown } }
+  | { readonly ok: false; readonly reason: string };
+
+// Captured once: patched globals must not decide what a number or a string is.
+const toNumber = Number;
+const fromCharCode = String.fromCharCode;
+
+/** Thrown inside the parser only, and always caught by {@link parseArgumentText}. */
+class Refusal {
+  constructor(readonly reason: string) {}
+}
+
+/** One open container: the array or object being filled, and the key awaiting a value. */
+interface Frame {
+  readonly container: unknown[] | { [key: string]: unknown };
+  readonly isArray: boolean;
+  key: string;
+}
+
+class ArgumentParser {
+  index = 0;
+
+  constructor(
+    readonly text: string,
+    readonly maxDepth: number,
+  ) {}
+
+  refuse(position: number, what: string): never {
+    throw new Refusal(`arguments are not valid JSON at position ${position}: ${what}`);
+  }
+
+  /** The code unit at `index`; NaN past the end, which matches no character below. */
+  peek(): number {
+    return stringCharCodeAt(this.text, this.index);
+  }
+
+  skipWhitespace(): void {
+    for (;;) {
+      const unit = this.peek();
+      if (unit !== 0x20 && unit !== 0x0a && unit !== 0x0d && unit !== 0x09) return;
+      this.index += 1;
+    }
+  }
+
+  /** Refuses at the current position: the end of input, or a character that cannot start `expected`. */
+  unexpected(expected: string): never {
+    if (this.index >= this.text.length) return this.refuse(this.index, "unexpected end of input");
+    return this.refuse(this.index, expected);
+  }
+
+  /**
+   * Parses the whole text as one JSON value, iteratively: open containers are
+   * kept on an explicit stack whose height is the nesting depth, so no input
+   * can exhaust the call stack.
+   */
+  parseDocument(): unknown {
+    const stack: Frame[] = [];
+    let value: unknown;
+    for (;;) {
+      this.skipWhitespace();
+      const unit = this.peek();
+      let opened: Frame | undefined;
+      if (unit === OPEN_BRACE || unit === OPEN_BRACKET) {
+        if (stack.length >= this.maxDepth) {
+          throw new Refusal(
+            `arguments nest deeper than ${this.maxDepth} levels at position ${this.index}`,
+          );
+        }
+        this.index += 1;
+        this.skipWhitespace();
+        if (unit === OPEN_BRACKET) {
+          if (this.peek() === CLOSE_BRACKET) {
+            this.index += 1;
+            value = [];
+          } else opened = { container: [], isArray: true, key: "" };
+        } else if (this.peek() === CLOSE_BRACE) {
+          this.index += 1;
+          value = {};
+        } else {
+          const target: { [key: string]: unknown } = {};
+          opened = { container: target, isArray: false, key: this.propertyName(target) };
+        }
+      } else value = this.primitive(unit);
+      if (opened !== undefined) {
+        stack.push(opened);
+        continue;
+      }
+      // A value is complete: store it in the open containers, closing each one it completes.
+      for (;;) {
+        const frame = stack[stack.length - 1];
+        if (frame === undefined) {
+          this.skipWhitespace();
+          if (this.index < this.text.length) {
+            this.refuse(this.index, "unexpected text after the JSON value");
+          }
+          return value;
+        }
+        const container = frame.container;
+        if (frame.isArray) {
+          const list = container as unknown[];
+          addData(list, ArrayPrototype, list.length, value);
+        } else addData(container, ObjectPrototype, frame.key, value);
+        this.skipWhitespace();
+        const next = this.peek();
+        if (next === COMMA) {
+          this.index += 1;
+          if (!frame.isArray) {
+            this.skipWhitespace();
+            frame.key = this.propertyName(container as { [key: string]: unknown });
+          }
+          break;
+        }
+        if (next === (frame.isArray ? CLOSE_BRACKET : CLOSE_BRACE)) {
+          this.index += 1;
+          stack.pop();
+          value = container;
+          continue;
+        }
+        this.unexpected(
+          frame.isArray
+            ? "expected ',' or ']' after an array element"
+            : "expected ',' or '}' after a property value",
+        );
+      }
+    }
+  }
+
+  /** Reads `"key":` and refuses a key the object already has. */
+  propertyName(target: { [key: string]: unknown }): string {
+    const start = this.index;
+    if (this.peek() !== QUOTE) this.unexpected("expected a property name in double quotes");
+    const key = this.string();
+    // Duplicate keys are refused, not resolved: two readers of the same text
+    // (a log, an approval prompt, this parser) must never see different arguments.
+    if (hasOwn(target, key)) {
+      throw new Refusal(`arguments repeat an object key at position ${start}`);
+    }
+    this.skipWhitespace();
+    if (this.peek() !== COLON) this.unexpected("expected ':' after a property name");
+    this.index += 1;
+    return key;
+  }
+
+  primitive(unit: number): unknown {
+    if (unit === QUOTE) return this.string();
+    if (unit === MINUS || isDigit(unit)) return this.number();
+    if (unit === 0x74) return this.literal("true", true);
+    if (unit === 0x66) return this.literal("false", false);
+    if (unit === 0x6e) return this.literal("null", null);
+    return this.unexpected("unexpected character");
+  }
+
+  literal(word: string, value: unknown): unknown {
+    for (let offset = 0; offset < word.length; offset += 1) {
+      if (this.peek() !== stringCharCodeAt(word, offset)) this.unexpected("unexpected character");
+      this.index += 1;
+    }
+    return value;
+  }
+
+  digits(): void {
+    if (!isDigit(this.peek())) this.unexpected("expected a digit");
+    while (isDigit(this.peek())) this.index += 1;
+  }
+
+  number(): number {
+    const start = this.index;
+    if (this.peek() === MINUS) this.index += 1;
+    if (this.peek() === DIGIT_0) this.index += 1;
+    else this.digits();
+    if (this.peek() === DOT) {
+      this.index += 1;
+      this.digits();
+    }
+    const exponent = this.peek();
+    if (exponent === 0x65 || exponent === 0x45) {
+      this.index += 1;
+      const sign = this.peek();
+      if (sign === PLUS || sign === MINUS) this.index += 1;
+      this.digits();
+    }
+    const value = toNumber(stringSlice(this.text, start, this.index));
+    // JSON's grammar allows 1e999; the engine reads it as Infinity, which no Tool can be given.
+    if (!numberIsFinite(value)) {
+      throw new Refusal(`arguments contain a number too large for a double at position ${start}`);
+    }
+    return value;
+  }
+
+  /**
+   * Reads a string at the opening quote. Unescaped runs are copied as slices.
+   * Lone surrogates are refused, written raw or escaped: JSON text is Unicode,
+   * and a Tool that hands such a string to a file system or a shell gets
+   * behaviour nobody chose (the model is told, and can write the text again).
+   */
+  string(): string {
+    const text = this.text;
+    this.index += 1;
+    let result = "";
+    let runStart = this.index;
+    // Position of a high surrogate still waiting for its low half, or -1.
+    let pendingHigh = -1;
+    for (;;) {
+      const position = this.index;
+      const unit = stringCharCodeAt(text, position);
+      if (unit === QUOTE) {
+        if (pendingHigh >= 0) this.loneSurrogate(pendingHigh);
+        result += stringSlice(text, runStart, position);
+        this.index = position + 1;
+        return result;
+      }
+      if (unit === BACKSLASH) {
+        result += stringSlice(text, runStart, position);
+        const escaped = stringCharCodeAt(text, position + 1);
+        let decoded: number;
+        if (escaped === 0x75) {
+          decoded = this.unicodeEscape(position);
+          result += fromCharCode(decoded);
+          this.index = position + 6;
+        } else {
+          const simple = simpleEscape(escaped);
+          if (simple === undefined) {
+            if (position + 1 >= text.length) this.refuse(text.length, "unexpected end of input");
+            this.refuse(position, "invalid escape sequence");
+          }
+          decoded = escaped;
+          result += simple;
+          this.index = position + 2;
+        }
+        pendingHigh = this.pairSurrogate(pendingHigh, decoded, position);
+        runStart = this.index;
+        continue;
+      }
+      if (unit < 0x20) this.refuse(position, "control characters must be escaped in strings");
+      // NaN (the end of the text) fails every comparison above and here.
+      if (!(unit >= 0)) this.refuse(position, "unexpected end of input");
+      if (pendingHigh >= 0 || (unit >= 0xd800 && unit <= 0xdfff)) {
+        pendingHigh = this.pairSurrogate(pendingHigh, unit, position);
+      }
+      this.index = position + 1;
+    }
+  }
+
+  /** The code unit of `\uXXXX` at `position`. */
+  unicodeEscape(position: number): number {
+    let decoded = 0;
+    for (let offset = 2; offset < 6; offset += 1) {
+      const digit = hexValue(stringCharCodeAt(this.text, position + offset));
+      if (digit < 0) {
+        if (position + offset >= this.text.length) {
+          this.refuse(this.text.length, "unexpected end of input");
+        }
+        this.refuse(position, "invalid escape sequence");
+      }
+      decoded = decoded * 16 + digit;
+    }
+    return decoded;
+  }
+
+  /** Tracks surrogate pairs across raw and escaped code units; answers the new pending position. */
+  pairSurrogate(pendingHigh: number, unit: number, position: number): number {
+    const isLow = unit >= 0xdc00 && unit <= 0xdfff;
+    if (pendingHigh >= 0) {
+      if (isLow) return -1;
+      this.loneSurrogate(pendingHigh);
+    }
+    if (unit >= 0xd800 && unit <= 0xdbff) return position;
+    if (isLow) this.loneSurrogate(position);
+    return -1;
+  }
+
+  loneSurrogate(position: number): never {
+    throw new Refusal(`arguments contain a lone surrogate at position ${position}`);
+  }
+}
+
+/** Names the kind of a parsed value that is not an object, for a refusal. */
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (typeof value === "object") return "an array";
+  return `a ${typeof value}`;
+}
+
+/**
+ * Parses a model's argument text under `limits`: the text must be at most
+ * `maxCharacters` UTF-16 code units (checked first, so a longer text costs
+ * nothing to refuse) and one JSON object nesting at most `maxDepth` levels.
+ * It is strict RFC 8259 JSON (no comments, no trailing commas, no leading
+ * byte-order mark), and also refuses duplicate keys, lone surrogates and
+ * numbers that do not fit a double. A `__proto__` key is an ordinary own key.
+ * Never throws: a refusal is `{ ok: false, reason }`, where `reason` names
+ * the rule and a position (UTF-16 code units from 0) and never quotes the text.
+ *
+ * @example
+ * parseArgumentText('{"left":1', { maxCharacters: 1_000_000, maxDepth: 64 });
+ * // { ok: false, reason: "arguments are not valid JSON at position 9: unexpected end of input" }
+ */
+export function parseArgumentText(text: string, limits: ArgumentLimits): ParsedArguments {
+  if (text.length > limits.maxCharacters) {
+    return {
+      ok: false,
+      reason: `arguments are ${text.length} characters long, more than the limit of ${limits.maxCharacters}`,
+    };
+  }
+  try {
+    const value = new ArgumentParser(text, limits.maxDepth).parseDocument();
+    if (typeof value !== "object" || value === null || isArray(value)) {
+      return { ok: false, reason: `arguments must be a JSON object, not ${kindOf(value)}` };
+    }
+    return { ok: true, value: value as { readonly [key: string]: unknown } };
+  } catch (thrown) {
+    if (thrown instanceof Refusal) return { ok: false, reason: thrown.reason };
+    throw thrown;
+  }
+}

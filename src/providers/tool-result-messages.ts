@@ -1,0 +1,266 @@
+/**
+ * `toToolResultMessages`: the boundary's result messages in, the provider's
+ * own next-request items out, so that the model reads exactly the bounded
+ * content the boundary wrote, linked to its call, with the error flag the
+ * provider understands.
+ */
+
+import type { CourseToolResultMessage } from "../../course/src/index.ts";
+import {
+  ArrayPrototype,
+  freeze,
+  getOwnPropertyDescriptor,
+  hasOwn,
+  isArray,
+  isFrozen,
+  isProxy,
+  mapGet,
+  mapSet,
+  NativeMap,
+  NativeTypeError,
+} from "../../course/src/intrinsics.ts";
+import { isNonBlankString } from "../../course/src/own-fields.ts";
+import { isGeneratedGeminiId } from "./gemini-calls.ts";
+import { addData } from "./own-data.ts";
+import { describeFound } from "./response-fields.ts";
+import { assertRoundTripFormat, type RoundTripFormat } from "./round-trip-formats.ts";
+
+/** An OpenAI Chat Completions tool message (`messages` of the next request). */
+export interface OpenAIChatToolMessage {
+  readonly role: "tool";
+  readonly tool_call_id: string;
+  readonly content: string;
+}
+
+/** An OpenAI Responses API `function_call_output` item (`input` of the next request). */
+export interface OpenAIResponsesFunctionCallOutput {
+  readonly type: "function_call_output";
+  readonly call_id: string;
+  readonly output: string;
+}
+
+/** An Anthropic `tool_result` content block. */
+export interface AnthropicToolResultBlock {
+  readonly type: "tool_result";
+  readonly tool_use_id: string;
+  readonly content: string;
+  readonly is_error: boolean;
+}
+
+/**
+ * An Anthropic user message holding one `tool_result` block per result
+ * (`messages` of the next request). `content` is frozen; it is typed as a
+ * mutable array only because the SDK's parameter types do not take readonly
+ * arrays.
+ */
+export interface AnthropicToolResultMessage {
+  readonly role: "user";
+  readonly content: AnthropicToolResultBlock[];
+}
+
+/**
+ * What Gemini reads as a function's answer: `{ output }` for a success and
+ * `{ error }` for an error result, as Gemini's `FunctionResponse.response`
+ * documents, each holding the result's content unchanged.
+ */
+export type GeminiFunctionResponseBody = { readonly output: string } | { readonly error: string };
+
+/** A Gemini `functionResponse` part; `id` only when Gemini issued the call's id. */
+export type GeminiFunctionResponsePart = {
+  readonly functionResponse: {
+    readonly id?: string;
+    readonly name: string;
+    readonly response: GeminiFunctionResponseBody;
+  };
+};
+
+/**
+ * A Gemini user content holding one `functionResponse` part per result
+ * (`contents` of the next request). `parts` is frozen; it is typed as a
+ * mutable array only because the SDK's parameter types do not take readonly
+ * arrays.
+ */
+export interface GeminiToolResultContent {
+  readonly role: "user";
+  readonly parts: GeminiFunctionResponsePart[];
+}
+
+/**
+ * The item each format's next request gets from {@link toToolResultMessages}.
+ *
+ * @example
+ * const items: readonly ToolResultMessageShapes["anthropic"][] = toToolResultMessages("anthropic", results);
+ */
+export interface ToolResultMessageShapes {
+  readonly "openai-chat": OpenAIChatToolMessage;
+  readonly "openai-responses": OpenAIResponsesFunctionCallOutput;
+  readonly anthropic: AnthropicToolResultMessage;
+  readonly gemini: GeminiToolResultContent;
+}
+
+/** The fields of one result message, checked. */
+interface CheckedResult {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly content: string;
+  readonly isError: boolean;
+}
+
+const EXPECTED =
+  "a frozen result message (from executeToolCall, executeToolCalls or toolResultMessage)";
+
+class ResultReader {
+  constructor(readonly format: RoundTripFormat) {}
+
+  refuse(what: string): never {
+    throw new NativeTypeError(`toToolResultMessages("${this.format}"): ${what}`);
+  }
+
+  /** An own data field; an accessor or an absent field is refused without running anything. */
+  data(target: object, key: string, at: string): unknown {
+    const descriptor = getOwnPropertyDescriptor(target, key);
+    if (descriptor === undefined || !hasOwn(descriptor, "value")) {
+      this.refuse(`${at}.${key} must be an own data field of ${EXPECTED}`);
+    }
+    return descriptor.value;
+  }
+
+  result(value: unknown, at: string): CheckedResult {
+    if (typeof value !== "object" || value === null || isProxy(value) || !isFrozen(value)) {
+      const found =
+        typeof value === "object" && value !== null && !isProxy(value)
+          ? "an object that is not frozen"
+          : describeFound(value);
+      this.refuse(`${at} must be ${EXPECTED}; found ${found}`);
+    }
+    const id = this.data(value, "id", at);
+    const role = this.data(value, "role", at);
+    const toolCallId = this.data(value, "toolCallId", at);
+    const toolName = this.data(value, "toolName", at);
+    const content = this.data(value, "content", at);
+    const isError = this.data(value, "isError", at);
+    if (role !== "toolResult") this.refuse(`${at}.role must be "toolResult"`);
+    if (!isNonBlankString(toolCallId)) this.refuse(`${at}.toolCallId must be a non-blank string`);
+    if (id !== `tool-result-${toolCallId}`) {
+      this.refuse(`${at}.id must be "tool-result-" followed by its toolCallId`);
+    }
+    if (!isNonBlankString(toolName)) this.refuse(`${at}.toolName must be a non-blank string`);
+    if (typeof content !== "string") this.refuse(`${at}.content must be a string`);
+    if (typeof isError !== "boolean") this.refuse(`${at}.isError must be a boolean`);
+    return { toolCallId, toolName, content, isError };
+  }
+
+  /** Every result, read by index; refuses a second answer to one call. */
+  results(results: unknown): CheckedResult[] {
+    if (typeof results !== "object" || results === null || isProxy(results) || !isArray(results)) {
+      this.refuse(`results must be an array of result messages; found ${describeFound(results)}`);
+    }
+    const length = this.data(results, "length", "results") as number;
+    const checked: CheckedResult[] = [];
+    const firstIndex = new NativeMap<string, number>();
+    for (let index = 0; index < length; index += 1) {
+      const at = `results[${index}]`;
+      const descriptor = getOwnPropertyDescriptor(results, `${index}`);
+      const value =
+        descriptor !== undefined && hasOwn(descriptor, "value") ? descriptor.value : undefined;
+      const result = this.result(value, at);
+      const earlier = mapGet(firstIndex, result.toolCallId);
+      if (earlier !== undefined) {
+        this.refuse(`results[${earlier}] and ${at} answer the same call id`);
+      }
+      mapSet(firstIndex, result.toolCallId, index);
+      addData(checked, ArrayPrototype, index, result);
+    }
+    return checked;
+  }
+}
+
+function geminiPart(result: CheckedResult): GeminiFunctionResponsePart {
+  const response: GeminiFunctionResponseBody = freeze(
+    result.isError ? { error: result.content } : { output: result.content },
+  );
+  // An id readToolCalls made up is not Gemini's: Gemini pairs such answers with calls by order.
+  const functionResponse = isGeneratedGeminiId(result.toolCallId)
+    ? freeze({ name: result.toolName, response })
+    : freeze({ id: result.toolCallId, name: result.toolName, response });
+  return freeze({ functionResponse });
+}
+
+function frozenList<T>(items: readonly CheckedResult[], make: (result: CheckedResult) => T): T[] {
+  const list: T[] = [];
+  for (let index = 0; index < items.length; index += 1) {
+    addData(list, ArrayPrototype, index, make(items[index] as CheckedResult));
+  }
+  return freeze(list) as T[];
+}
+
+/**
+ * Writes the boundary's result messages as the items the provider's next
+ * request takes, in the order given, content unchanged, and answers them as a
+ * frozen array of frozen items; spread it after the assistant turn:
+ * - `openai-chat`: one `{ role: "tool", tool_call_id, content }` per result;
+ * - `openai-responses`: one `{ type: "function_call_output", call_id, output }` per result;
+ * - `anthropic`: one user message, `{ role: "user", content: [...] }`, with a
+ *   `{ type: "tool_result", tool_use_id, content, is_error }` block per result;
+ * - `gemini`: one user content, `{ role: "user", parts: [...] }`, with a
+ *   `{ functionResponse: { id, name, response } }` part per result, where
+ *   `response` is `{ output: content }`, or `{ error: content }` for an error
+ *   result. `id` is left out for an id `readToolCalls` made up
+ *   (`gemini-call-<index>`), which Gemini never issued.
+ * No results answer an empty array, for every format.
+ *
+ * Throws a TypeError, naming what was wrong, for an unknown format and for
+ * anything but an array of frozen result messages as the boundary writes them
+ * (own data fields, `role: "toolResult"`, `id` of `tool-result-<toolCallId>`,
+ * string `content`, boolean `isError`), or two results for one call id.
+ *
+ * @example
+ * const results = await executeToolCalls(registry, readToolCalls("anthropic", message), signal);
+ * messages.push({ role: "assistant", content: message.content }, ...toToolResultMessages("anthropic", results));
+ */
+export function toToolResultMessages<Format extends RoundTripFormat>(
+  format: Format,
+  results: readonly CourseToolResultMessage[],
+): readonly ToolResultMessageShapes[Format][] {
+  assertRoundTripFormat(format, "toToolResultMessages");
+  const reader = new ResultReader(format);
+  const checked = reader.results(results);
+  let items: readonly ToolResultMessageShapes[RoundTripFormat][];
+  switch (format as RoundTripFormat) {
+    case "openai-chat":
+      items = frozenList(checked, (result) =>
+        freeze({ role: "tool" as const, tool_call_id: result.toolCallId, content: result.content }),
+      );
+      break;
+    case "openai-responses":
+      items = frozenList(checked, (result) =>
+        freeze({
+          type: "function_call_output" as const,
+          call_id: result.toolCallId,
+          output: result.content,
+        }),
+      );
+      break;
+    case "anthropic": {
+      const blocks = frozenList(checked, (result) =>
+        freeze({
+          type: "tool_result" as const,
+          tool_use_id: result.toolCallId,
+          content: result.content,
+          is_error: result.isError,
+        }),
+      );
+      items =
+        blocks.length === 0
+          ? freeze([])
+          : freeze([freeze({ role: "user" as const, content: blocks })]);
+      break;
+    }
+    case "gemini": {
+      const parts = frozenList(checked, geminiPart);
+      items = parts.length === 0 ? freeze([]) : freeze([freeze({ role: "user" as const, parts })]);
+      break;
+    }
+  }
+  return items as readonly ToolResultMessageShapes[Format][];
+}
