@@ -123,13 +123,14 @@ function readFunction<T>(value: unknown, name: string, refuse: (message: string)
 /**
  * Reads the output fields of an options object once each, through `get`
  * (inherited fields count, as for the other options), and checks them.
- * Returns undefined when none is set.
+ * Fields left unset stay undefined; `resolveOutputSettings` decides whether
+ * anything was configured at all.
  */
 export function readOutputLevel(
   options: object,
   refuse: (message: string) => never,
   get: (target: object, key: string) => unknown = reflectGet,
-): OutputLevel | undefined {
+): OutputLevel {
   const outputBudget = readOutputBudget(get(options, "outputBudget"), "outputBudget", refuse);
   const truncate = readTruncate(get(options, "truncate"), "truncate", refuse);
   const spill = readFunction<OutputSpill>(get(options, "spill"), "spill", refuse);
@@ -144,15 +145,6 @@ export function readOutputLevel(
     "onSpillError",
     refuse,
   );
-  if (
-    outputBudget === undefined &&
-    truncate === undefined &&
-    spill === undefined &&
-    maxSpillCharacters === undefined &&
-    onSpillError === undefined
-  ) {
-    return undefined;
-  }
   return freeze({ outputBudget, truncate, spill, maxSpillCharacters, onSpillError });
 }
 

@@ -166,7 +166,8 @@ export class ToolRegistry {
 
   /** The frozen definition registered under `name`, or undefined. It can be registered elsewhere. */
   get(name: string): RegisteredCourseTool | undefined {
-    return typeof name === "string" ? mapGet(this.#tools, name) : undefined;
+    // Names are strings: the Map answers undefined for anything else, and runs nothing.
+    return mapGet(this.#tools, name);
   }
 
   /**

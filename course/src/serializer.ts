@@ -237,8 +237,9 @@ class Walk {
     const kind = containerKind(value);
     if (kind === "exotic") this.refuse(describeExotic(value));
     if (this.depth >= this.maxDepth) this.cut("depth");
-    this.ancestors[this.depth] = value;
+    // One record of the path, not two: the set when the walk may go deep, else the scanned list.
     if (this.onPath !== undefined) setAdd(this.onPath, value);
+    else this.ancestors[this.depth] = value;
     this.depth += 1;
     if (kind === "array") this.array(value as readonly unknown[]);
     else this.object(value);

@@ -42,7 +42,7 @@ export function structuredMarker(
   rootArrayLength: number,
   reference: string | undefined,
 ): string {
-  const size = rootArrayLength < 0 ? "" : `; the array has ${rootArrayLength} items`;
+  const size = rootArrayLength === -1 ? "" : `; the array has ${rootArrayLength} items`;
   return `${OPEN}${limit} limit ${limitValue(limit, limits)} reached${size}${referencePart(reference)}]`;
 }
 

@@ -93,8 +93,7 @@ const FIELDS = [
 ] as const;
 
 /** The output settings as call options: only the fields that are set. */
-function outputFields(output: OutputLevel | undefined): ToolCallOptions {
-  if (output === undefined) return {};
+function outputFields(output: OutputLevel): ToolCallOptions {
   return {
     ...(output.outputBudget === undefined ? {} : { outputBudget: output.outputBudget }),
     ...(output.truncate === undefined ? {} : { truncate: output.truncate }),

@@ -90,6 +90,51 @@ describe("a freshly loaded core", () => {
     await expect(second).rejects.toBe(reason);
   });
 
+  test("keeps its output-budget constants, markers and registry options", async () => {
+    expect(core.OUTPUT_BUDGET_RANGES.maxCharacters).toEqual([1_024, 10_000_000]);
+    expect(Object.isFrozen(core.OUTPUT_BUDGET_RANGES)).toBe(true);
+    expect(core.SPILL_CHARACTERS_RANGE).toEqual([1_024, 50_000_000]);
+    expect(core.DEFAULT_MAX_SPILL_CHARACTERS).toBe(1_000_000);
+    expect(core.MAX_SPILL_REFERENCE_CHARACTERS).toBe(200);
+    const cut = core.serializeToolOutput([1, 2, 3], { outputBudget: { maxNodes: 2 } });
+    expect(cut).toEqual({
+      ok: true,
+      content: "[1,\n[Tool output truncated: values limit 2 reached; the array has 3 items]",
+      truncated: true,
+    });
+    const registry = new core.ToolRegistry(
+      [
+        core.defineTool({
+          name: "work",
+          description: "Works.",
+          validate: (input) => ({ ok: true, value: input }),
+          execute: async () => "w".repeat(5_000),
+        }),
+      ],
+      { outputBudget: { maxCharacters: 10_000 } },
+    );
+    const result = await core.executeToolCall(registry, call, new AbortController().signal);
+    expect(result.content).toBe(`"${"w".repeat(5_000)}"`);
+  });
+
+  test("keeps its spill warning's name", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    try {
+      const registry = workRegistry(core, async () => "v".repeat(5_000));
+      await core.executeToolCall(registry, call, new AbortController().signal, {
+        spill: () => {
+          throw new Error("spill failed");
+        },
+      });
+      for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings.map((warning) => warning.name)).toEqual(["ToolOutputSpillWarning"]);
+  });
+
   test("keeps its sealed identifier pattern: a patched RegExp exec cannot change a path", () => {
     const exec = vi.spyOn(RegExp.prototype, "exec").mockImplementation(() => null);
     try {

@@ -176,6 +176,28 @@ describe("precedence: call, then Tool, then registry, then the course, field by 
     expect(byCall.content.endsWith('end "')).toBe(true);
   });
 
+  test("a strategy alone, with no budget anywhere, makes the marker say what was cut", async () => {
+    const registry = new ToolRegistry([emitting("log line\n".repeat(1_000))], { truncate: "tail" });
+    const result = await executeToolCall(registry, call, signal());
+    expect(result.content.startsWith("[Tool output truncated: ")).toBe(true);
+    expect(codePoints(result.content)).toBeLessThanOrEqual(4_096);
+  });
+
+  test("a spill hook alone configures the call: the course's budgets, a marker naming the reference", async () => {
+    const registry = new ToolRegistry([emitting("z".repeat(5_000))], { spill: () => "ref-1" });
+    const result = await executeToolCall(registry, call, signal());
+    expect(result.content.endsWith(" of 5000 characters kept; full output: ref-1]")).toBe(true);
+  });
+
+  test("maxSpillCharacters or onSpillError alone configure nothing: the course's result", async () => {
+    const registry = new ToolRegistry([emitting("z".repeat(5_000))], {
+      maxSpillCharacters: 5_000,
+      onSpillError: () => {},
+    });
+    const result = await executeToolCall(registry, call, signal());
+    expect(result.content.endsWith(COURSE_TOOL_TRUNCATION_MARKER)).toBe(true);
+  });
+
   test("error results obey the call's maxCharacters too", async () => {
     const tool = defineTool({
       name: "emit",
@@ -321,7 +343,50 @@ describe("invalid budgets are refused where they are given", () => {
       caught = error;
     }
     expect(caught).toBeInstanceOf(TypeError);
+    expect((caught as TypeError).message).toBe(
+      "ToolRegistry options: outputBudget threw when read",
+    );
     expect((caught as TypeError).cause).toBe(thrown);
+  });
+
+  test.each([
+    ["a number", 5],
+    ["null", null],
+    ["a Proxy", new Proxy({}, {})],
+  ])("registry options that are %s are a TypeError", (_label, options) => {
+    expect(() => new ToolRegistry([], options as never)).toThrow(
+      new TypeError("ToolRegistry options must be a plain object (not a Proxy)"),
+    );
+  });
+
+  test("an unknown budget field named undefined is refused, not read", async () => {
+    const rejection = executeToolCall(new ToolRegistry([emitting("x")]), call, signal(), {
+      outputBudget: { undefined: 5 } as never,
+    });
+    await expect(rejection).rejects.toThrow('outputBudget has an unknown field "undefined"');
+  });
+
+  test("a long unknown field is shortened to 40 characters in the message", async () => {
+    const key = `${"k".repeat(40)}tail-that-is-cut`;
+    const rejection = executeToolCall(new ToolRegistry([emitting("x")]), call, signal(), {
+      outputBudget: { [key]: 5 } as never,
+    });
+    await expect(rejection).rejects.toThrow(
+      `unknown field "${"k".repeat(40)}…"; the fields are maxCharacters, maxDepth`,
+    );
+    const exact = "q".repeat(40);
+    await expect(
+      executeToolCall(new ToolRegistry([emitting("x")]), call, signal(), {
+        outputBudget: { [exact]: 5 } as never,
+      }),
+    ).rejects.toThrow(`unknown field "${exact}"; the fields`);
+  });
+
+  test("a frozen budget copy holds only the fields that were set", () => {
+    const tool = emitting("x", {
+      outputBudget: { maxDepth: 5, maxNodes: undefined } as unknown as OutputBudget,
+    });
+    expect(Object.keys(tool.outputBudget ?? {})).toEqual(["maxDepth"]);
   });
 
   test("an invalid registry option registers nothing: the constructor throws first", () => {

@@ -187,7 +187,37 @@ describe("a misbehaving hook: the result stays a linked success, the failure is 
     ],
     ["returns an empty reference", () => "", "the spill reference is empty"],
     ["returns a blank reference", () => "   ", "the spill reference is blank"],
-    ["returns a lone surrogate", () => "file-\ud800", "the spill reference has a lone surrogate"],
+    [
+      "returns a lone high surrogate at the end",
+      () => "file-\ud800",
+      "the spill reference has a lone surrogate",
+    ],
+    [
+      "returns a high surrogate before a letter",
+      () => "\ud800x",
+      "the spill reference has a lone surrogate",
+    ],
+    ["returns a lone low surrogate", () => "x\udc00", "the spill reference has a lone surrogate"],
+    [
+      "returns a DEL character",
+      () => "a\u007fb",
+      "the spill reference contains a control character",
+    ],
+    [
+      "returns a C1 control character",
+      () => "a\u009fb",
+      "the spill reference contains a control character",
+    ],
+    [
+      "returns an object",
+      () => ({ path: "x" }) as never,
+      "the spill hook must return a string reference or undefined, synchronously",
+    ],
+    [
+      "returns null",
+      () => null as never,
+      "the spill hook returned object, not a string reference or undefined",
+    ],
   ];
 
   test.each(cases)("%s", async (_label, spill, message) => {
@@ -250,6 +280,112 @@ describe("a misbehaving hook: the result stays a linked success, the failure is 
     expect(isError).toBe(false);
     expect(warnings.map((warning) => warning.cause)).toEqual([reporterError]);
     expect(warnings[0]?.message).toContain("onSpillError failed");
+  });
+});
+
+describe("references at the edges, and what is not a failure", () => {
+  test.each([
+    ["a pair", "file-😀.txt"],
+    ["the character before DEL", "a~b"],
+    ["the character after the C1 range", "a\u00a0b"],
+    ["a single character", "x"],
+  ])("a reference with %s is named", async (_label, reference) => {
+    const { result, errors } = await runSpill(() => reference);
+    expect(result.content.endsWith(`; full output: ${reference}]`)).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  test("a hook that returns undefined names nothing and reports nothing", async () => {
+    const { result, errors } = await runSpill(() => undefined);
+    expect(result.content).toMatch(/ characters kept\]$/);
+    expect(errors).toEqual([]);
+  });
+
+  test("a cut result without a hook reports nothing", async () => {
+    const warnings = await warningsDuring(() =>
+      executeToolCall(registryOf(LONG), call, new AbortController().signal, {
+        outputBudget: { maxCharacters: 2_000 },
+      }),
+    );
+    expect(warnings).toEqual([]);
+  });
+
+  test("an onSpillError that rejects has its rejection observed", async () => {
+    const { result } = await runSpill(() => 5 as never);
+    expect(result.isError).toBe(false);
+    const rejecting = await executeToolCall(registryOf(LONG), call, new AbortController().signal, {
+      outputBudget: { maxCharacters: 2_000 },
+      spill: () => 5 as never,
+      onSpillError: () => Promise.reject(new Error("async reporter failed")),
+    });
+    // The set-up fails the test file on any unhandled rejection.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(rejecting.isError).toBe(false);
+  });
+
+  test("the default warning is named ToolOutputSpillWarning, the name not enumerable", async () => {
+    const warnings = await warningsDuring(() =>
+      executeToolCall(registryOf(LONG), call, new AbortController().signal, {
+        outputBudget: { maxCharacters: 2_000 },
+        spill: () => 5 as never,
+      }),
+    );
+    expect(warnings).toHaveLength(1);
+    expect(Object.getOwnPropertyDescriptor(warnings[0], "name")).toMatchObject({
+      value: "ToolOutputSpillWarning",
+      enumerable: false,
+    });
+  });
+});
+
+describe("a full output that cannot be written past the cut", () => {
+  const pastTheCut = () => ({ a: "x".repeat(5_000), z: new Date(0) });
+
+  test("the hook is not called; the failure names the refusal, once, with truncated false", async () => {
+    const spill = vi.fn(() => "never");
+    const { result, errors } = await runSpill(spill, pastTheCut());
+    expect(result.isError).toBe(false);
+    expect(
+      result.content.endsWith("\n[Tool output truncated: characters limit 2000 reached]"),
+    ).toBe(true);
+    expect(spill).not.toHaveBeenCalled();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.[0]).toMatchObject({
+      message: "the full output could not be serialized: $.z: Date objects are not supported",
+    });
+    expect(errors[0]?.[1]).toEqual({
+      toolCallId: "call-9",
+      toolName: "emit",
+      limit: "characters",
+      truncated: false,
+    });
+  });
+
+  test("a Proxy prototype's trap that throws past the cut is reported, not fatal", async () => {
+    const trapped = Object.create(
+      new Proxy(Object.prototype, {
+        getPrototypeOf: () => {
+          throw new Error("trap past the cut");
+        },
+      }),
+    );
+    const { result, errors } = await runSpill(() => "never", { a: "x".repeat(5_000), z: trapped });
+    expect(result.isError).toBe(false);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.[0]).toMatchObject({ message: "trap past the cut" });
+    expect(errors[0]?.[1]).toMatchObject({ truncated: false });
+  });
+
+  test("a registered NonRecoverableToolError thrown there stops the run, as from any serialization", async () => {
+    const fatal = new NonRecoverableToolError("invariant broken past the cut");
+    const trapped = Object.create(
+      new Proxy(Object.prototype, {
+        getPrototypeOf: () => {
+          throw fatal;
+        },
+      }),
+    );
+    await expect(runSpill(() => "never", { a: "x".repeat(5_000), z: trapped })).rejects.toBe(fatal);
   });
 });
 

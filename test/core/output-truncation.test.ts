@@ -255,6 +255,25 @@ describe("raised budgets", () => {
     expect(content.endsWith(`"[Circular]"${"}".repeat(101)}`)).toBe(true);
   });
 
+  test("a shared, non-cyclic reference deeper than a path scan is written each time it appears", () => {
+    const shared = { leaf: true };
+    let chain: unknown = { first: shared, second: shared };
+    for (let level = 0; level < 70; level += 1) chain = { next: chain };
+    const { content } = contentOf(chain, { maxDepth: 200, maxCharacters: 10_000 });
+    expect(content.split('{"leaf":true}').length - 1).toBe(2);
+    expect(content).not.toContain("[Circular]");
+  });
+
+  test("the marker states the top-level array's length, not a nested one's", () => {
+    const value = [[1, 2, 3], [4, 5], Array.from({ length: 50 }, (_, index) => index)];
+    const { content } = contentOf(value, { maxEntries: 20 });
+    expect(
+      content.endsWith(
+        "\n[Tool output truncated: entries limit 20 reached; the array has 3 items]",
+      ),
+    ).toBe(true);
+  });
+
   test("a wide object is sorted by plain string comparison however many keys it has", () => {
     const keys = Array.from({ length: 2_000 }, (_, index) => `k${(index * 7919) % 2_000}`);
     const wide = Object.fromEntries(keys.map((key) => [key, 0]));
