@@ -118,7 +118,8 @@ function readJsonSchema(schema: object, toolName: string): AiSdkInputSchema {
   return {
     kind: "json",
     validate: wrapValidate(schema, validate as (value: unknown) => unknown),
-    parameters,
+    // The rest is a fresh top-level object: frozen like everything below it.
+    parameters: Object.freeze(parameters),
   };
 }
 
