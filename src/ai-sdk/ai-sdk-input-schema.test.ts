@@ -77,7 +77,12 @@ describe("readAiSdkInputSchema", () => {
   test.each([
     ["a Promise", () => Promise.resolve({ success: true, value: {} }), "answered with a Promise"],
     ["a rejected Promise", () => Promise.reject(new Error("late")), "answered with a Promise"],
-    ["a bare thenable", () => ({ then: () => {} }), "answered with a Promise"],
+    [
+      "a bare thenable",
+      // biome-ignore lint/suspicious/noThenProperty: the attack is a thenable.
+      () => ({ then: () => {} }),
+      "answered with a Promise",
+    ],
     ["a malformed verdict", () => ({ ok: true }), "returned neither"],
     ["nothing", () => undefined, "returned neither"],
   ])(
