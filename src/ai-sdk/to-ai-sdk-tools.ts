@@ -83,6 +83,10 @@ export class AiSdkRunStop {
   }
 }
 
+// The signal of a call the SDK runs without one: never aborted (no one holds its
+// controller), and shared, so that no call pays for a fresh controller.
+const NO_SIGNAL = new AbortController().signal;
+
 // Only markers made here stop a run: an output that merely looks like one does not.
 const stops = new WeakSet<object>();
 
@@ -123,7 +127,7 @@ function bridge(
   ): Promise<string | AiSdkRunStop> => {
     // Each field read once: a getter could answer differently the second time.
     const { toolCallId, abortSignal } = options ?? {};
-    const signal = abortSignal === undefined ? new AbortController().signal : abortSignal;
+    const signal = abortSignal === undefined ? NO_SIGNAL : abortSignal;
     // The SDK passes the parsed arguments as they are; our boundary snapshots and validates them.
     const call = { type: "toolCall", id: toolCallId, name, arguments: input } as CourseToolCall;
     let result: CourseToolResultMessage;

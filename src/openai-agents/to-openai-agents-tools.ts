@@ -42,6 +42,10 @@ export interface OpenAIAgentsToolsOptions {
   readonly strict?: boolean;
 }
 
+// The signal of a call the SDK runs without one: never aborted (no one holds its
+// controller), and shared, so that no call pays for a fresh controller.
+const NO_SIGNAL = new AbortController().signal;
+
 /** The parts of the SDK's `ToolCallDetails` the bridge reads. */
 interface CallDetails {
   readonly toolCall?: { readonly callId?: unknown };
@@ -93,7 +97,7 @@ function bridge(
     const result = await executeToolCall(
       registry,
       call,
-      (signal ?? new AbortController().signal) as AbortSignal,
+      (signal ?? NO_SIGNAL) as AbortSignal,
       callOptions,
     );
     // Successes and error results alike: the model reads our content, never the SDK's error text.
