@@ -21,7 +21,13 @@ const MALFORMED_RESULT =
   "the Tool's jsonSchema() validate returned neither { success: true, value } nor { success: false, error }";
 const NO_REASON = "arguments do not match the Tool's input schema";
 
-/** An input schema, read: a Standard Schema to hand to `schemaTool`, or a validator and its JSON Schema. */
+/**
+ * An input schema, read: a Standard Schema to hand to `schemaTool`, or a validator and its JSON Schema.
+ *
+ * @example
+ * const read: AiSdkInputSchema = readAiSdkInputSchema(z.object({ left: z.number() }), "add");
+ * read.kind; // "standard"
+ */
 export type AiSdkInputSchema =
   | { readonly kind: "standard"; readonly schema: object }
   | {

@@ -12,16 +12,36 @@
 // @ts-ignore
 import type { jsonSchema as AiJsonSchema, Tool, ToolSet } from "ai";
 
-/** The AI SDK's `ToolSet` (`Record<string, Tool>`), as `generateText` and `streamText` take it. */
+/**
+ * The AI SDK's `ToolSet` (`Record<string, Tool>`), as `generateText` and `streamText` take it.
+ *
+ * @example
+ * const tools: AiSdkToolSet = await toAiSdkTools(registry);
+ */
 export type AiSdkToolSet = ToolSet;
 
-/** The AI SDK's `Tool` type. */
+/**
+ * The AI SDK's `Tool` type: one entry of a ToolSet.
+ *
+ * @example
+ * const echo: AiSdkTool | undefined = (await toAiSdkTools(registry)).echo;
+ */
 export type AiSdkTool = Tool;
 
-/** The AI SDK's `jsonSchema(schema, { validate? })` function. */
+/**
+ * The AI SDK's `jsonSchema(schema, { validate? })` function.
+ *
+ * @example
+ * const { jsonSchema }: { jsonSchema: AiSdkJsonSchema } = await loadAiSdk();
+ */
 export type AiSdkJsonSchema = typeof AiJsonSchema;
 
-/** What the adapter takes from the `ai` package. */
+/**
+ * What the adapter takes from the `ai` package.
+ *
+ * @example
+ * const sdk: AiSdkModule = await loadAiSdk();
+ */
 export interface AiSdkModule {
   readonly jsonSchema: AiSdkJsonSchema;
 }

@@ -24,6 +24,9 @@ import {
  * The input schema a bridged Tool gets when ours has no `parameters`: any
  * object. The SDK then passes the arguments through and our validator alone
  * decides.
+ *
+ * @example
+ * AI_SDK_EMPTY_OBJECT_SCHEMA; // { type: "object", properties: {} }
  */
 export const AI_SDK_EMPTY_OBJECT_SCHEMA: CourseJsonObject = Object.freeze({
   type: "object",

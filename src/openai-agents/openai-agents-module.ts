@@ -13,16 +13,36 @@
 // @ts-ignore
 import type { tool as AgentsTool, FunctionTool, JsonObjectSchema } from "@openai/agents-core";
 
-/** A JSON Schema object as the SDK's `tool()` takes it for `parameters`. */
+/**
+ * A JSON Schema object as the SDK's `tool()` takes it for `parameters`.
+ *
+ * @example
+ * const parameters = { type: "object", properties: {}, required: [], additionalProperties: false } as OpenAIAgentsJsonSchema;
+ */
 export type OpenAIAgentsJsonSchema = JsonObjectSchema<Record<string, Record<string, unknown>>>;
 
-/** A function tool made by the SDK's `tool()` with a JSON Schema and a string result. */
+/**
+ * A function tool made by the SDK's `tool()` with a JSON Schema and a string result.
+ *
+ * @example
+ * const [echo]: OpenAIAgentsFunctionTool[] = await toOpenAIAgentsTools(registry);
+ */
 export type OpenAIAgentsFunctionTool = FunctionTool<unknown, OpenAIAgentsJsonSchema, string>;
 
-/** The SDK's `tool(options)` function. */
+/**
+ * The SDK's `tool(options)` function.
+ *
+ * @example
+ * const { tool }: { tool: OpenAIAgentsToolFactory } = await loadOpenAIAgents();
+ */
 export type OpenAIAgentsToolFactory = typeof AgentsTool;
 
-/** What the adapter takes from the SDK. */
+/**
+ * What the adapter takes from the SDK.
+ *
+ * @example
+ * const sdk: OpenAIAgentsModule = await loadOpenAIAgents();
+ */
 export interface OpenAIAgentsModule {
   readonly tool: OpenAIAgentsToolFactory;
 }

@@ -24,6 +24,9 @@ import {
 /**
  * The `parameters` a function tool gets when ours has none: any object. The
  * SDK then passes the arguments through and our validator alone decides.
+ *
+ * @example
+ * OPENAI_AGENTS_EMPTY_OBJECT_SCHEMA; // { type: "object", properties: {} }
  */
 export const OPENAI_AGENTS_EMPTY_OBJECT_SCHEMA: CourseJsonObject = Object.freeze({
   type: "object",
@@ -37,6 +40,9 @@ export const OPENAI_AGENTS_EMPTY_OBJECT_SCHEMA: CourseJsonObject = Object.freeze
  *   model then sends for a field it leaves out is dropped before our validator
  *   runs); a Tool whose schema cannot be rewritten stays non-strict. Default
  *   `false`: every Tool is non-strict, with its schema as it is.
+ *
+ * @example
+ * const tools = await toOpenAIAgentsTools(registry, undefined, { strict: true });
  */
 export interface OpenAIAgentsToolsOptions {
   readonly strict?: boolean;
