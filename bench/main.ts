@@ -3,7 +3,8 @@
  * budgets) and 6 on this Node.js and prints the table on stdout (see
  * `writeReport` for `--json` and `--json=<path>`); progress goes to stderr.
  * Scenario 5, the comparison with Pi, needs Node.js 22 and runs with
- * `npm run bench:pi`.
+ * `npm run bench:pi`; scenarios 7 and 8, the AI SDK and OpenAI Agents, with
+ * `npm run bench:frameworks`.
  */
 
 import { progress } from "./harness.ts";
@@ -38,6 +39,17 @@ rows.push(
     ratio: null,
     target: null,
     note: "Pi needs Node.js 22.19 or newer; run `npm run bench:pi` for this row.",
+  }),
+  compareRow({
+    id: "7-8",
+    scenario: 7,
+    title:
+      "against the AI SDK 7 and OpenAI Agents JS 0.20: native tool and our adapter in each loop",
+    figures: [],
+    ratioLabel: "per call, ours / native",
+    ratio: null,
+    target: null,
+    note: "The frameworks need Node.js 22; run `npm run bench:frameworks` for these rows.",
   }),
 );
 

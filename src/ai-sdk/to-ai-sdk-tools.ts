@@ -1,0 +1,225 @@
+/**
+ * toolbound to the AI SDK: our registered Tools as an AI SDK `ToolSet` whose
+ * `execute` runs `executeToolCall`, so `generateText` and `streamText` get
+ * validation before effects, bounded output and cancellation from our boundary.
+ */
+
+import {
+  type CourseJsonObject,
+  type CourseToolCall,
+  type CourseToolResultMessage,
+  executeToolCall,
+  NonRecoverableToolError,
+  type ToolCallOptions,
+  ToolRegistry,
+} from "../../course/src/index.ts";
+import {
+  type AiSdkJsonSchema,
+  type AiSdkTool,
+  type AiSdkToolSet,
+  loadAiSdk,
+} from "./ai-sdk-module.ts";
+
+/**
+ * The input schema a bridged Tool gets when ours has no `parameters`: any
+ * object. The SDK then passes the arguments through and our validator alone
+ * decides.
+ *
+ * @example
+ * AI_SDK_EMPTY_OBJECT_SCHEMA; // { type: "object", properties: {} }
+ */
+export const AI_SDK_EMPTY_OBJECT_SCHEMA: CourseJsonObject = Object.freeze({
+  type: "object",
+  properties: Object.freeze({}),
+});
+
+/**
+ * Thrown by a bridged Tool's `execute` when our result has `isError: true`.
+ * The SDK records a throwing Tool as a tool error and shows the model the
+ * error's `toString()`, which here is its `message`: exactly our result's
+ * `content`, so the model reads what it would read without the SDK. `result`
+ * is our frozen result message.
+ *
+ * @example
+ * const { steps } = await generateText({ model, tools, prompt });
+ * for (const part of steps[0].content) {
+ *   if (part.type === "tool-error" && part.error instanceof AiSdkToolResultError) console.log(part.error.result.content);
+ * }
+ */
+export class AiSdkToolResultError extends Error {
+  /** Our frozen, linked error result. */
+  readonly result: CourseToolResultMessage;
+
+  constructor(result: CourseToolResultMessage) {
+    super(result.content);
+    Object.defineProperty(this, "name", { value: "AiSdkToolResultError", enumerable: false });
+    this.result = result;
+  }
+
+  /** The message alone (not `name: message`): the SDK sends this text to the model. */
+  override toString(): string {
+    return this.message;
+  }
+}
+
+/**
+ * What a bridged Tool's `execute` resolves with when a registered
+ * NonRecoverableToolError stopped its call. The SDK turns every throw from
+ * `execute` into a tool error the model reads, then goes on; it calls
+ * `toModelOutput` outside that net, so the bridged Tool resolves with this
+ * marker and its `toModelOutput` throws `error`: `generateText` rejects with it
+ * and `streamText`'s stream fails with it, before the model is asked again.
+ * Step callbacks may see the marker as the call's output.
+ *
+ * @example
+ * onStepFinish: (step) => {
+ *   for (const part of step.content) if (part.type === "tool-result" && part.output instanceof AiSdkRunStop) console.error(part.output.error);
+ * }
+ */
+export class AiSdkRunStop {
+  /** The registered NonRecoverableToolError that stopped the call. */
+  readonly error: NonRecoverableToolError;
+
+  constructor(error: NonRecoverableToolError) {
+    this.error = error;
+    Object.freeze(this);
+  }
+}
+
+// The signal of a call the SDK runs without one: never aborted (no one holds its
+// controller), and shared, so that no call pays for a fresh controller.
+const NO_SIGNAL = new AbortController().signal;
+
+// Only markers made here stop a run: an output that merely looks like one does not.
+const stops = new WeakSet<object>();
+
+// The text a non-string output gets; only a marker restored from storage can be one.
+const STOPPED_TEXT = "[no result: the run was stopped by a non-recoverable error]";
+
+/** The parts of the SDK's `ToolExecutionOptions` the bridge reads. */
+interface ExecutionOptions {
+  readonly toolCallId?: unknown;
+  readonly abortSignal?: unknown;
+}
+
+/** The text part the model reads for a bridged Tool's output. */
+interface TextOutput {
+  readonly type: "text";
+  readonly value: string;
+}
+
+function toModelOutput({ output }: { readonly output: unknown }): TextOutput {
+  if (typeof output === "string") return { type: "text", value: output };
+  if (typeof output === "object" && output !== null && stops.has(output)) {
+    throw (output as AiSdkRunStop).error;
+  }
+  return { type: "text", value: STOPPED_TEXT };
+}
+
+function bridge(
+  registry: ToolRegistry,
+  name: string,
+  description: string,
+  parameters: CourseJsonObject | undefined,
+  callOptions: ToolCallOptions | undefined,
+  jsonSchema: AiSdkJsonSchema,
+): AiSdkTool {
+  const execute = async (
+    input: unknown,
+    options: ExecutionOptions,
+  ): Promise<string | AiSdkRunStop> => {
+    // Each field read once: a getter could answer differently the second time.
+    const { toolCallId, abortSignal } = options ?? {};
+    const signal = abortSignal === undefined ? NO_SIGNAL : abortSignal;
+    // The SDK passes the parsed arguments as they are; our boundary snapshots and validates them.
+    const call = { type: "toolCall", id: toolCallId, name, arguments: input } as CourseToolCall;
+    let result: CourseToolResultMessage;
+    try {
+      result = await executeToolCall(registry, call, signal as AbortSignal, callOptions);
+    } catch (thrown) {
+      // A cancellation rejects with the signal's reason, whatever that reason is.
+      const cancelled =
+        (signal as AbortSignal).aborted && thrown === (signal as AbortSignal).reason;
+      if (!cancelled && thrown instanceof NonRecoverableToolError) {
+        const stop = new AiSdkRunStop(thrown);
+        stops.add(stop);
+        return stop;
+      }
+      throw thrown;
+    }
+    if (result.isError) throw new AiSdkToolResultError(result);
+    return result.content;
+  };
+  return Object.freeze({
+    description,
+    // A mutable copy: the SDK and its providers may transform a schema; ours stays frozen.
+    inputSchema: jsonSchema(structuredClone(parameters ?? AI_SDK_EMPTY_OBJECT_SCHEMA) as object),
+    execute,
+    toModelOutput,
+  }) as AiSdkTool;
+}
+
+/**
+ * Builds the ToolSet from a frozen registry with the given `jsonSchema`
+ * (the SDK's own, in {@link toAiSdkTools}).
+ *
+ * @example
+ * const tools = buildAiSdkTools(registry.snapshot(), undefined, jsonSchema);
+ */
+export function buildAiSdkTools(
+  frozen: ToolRegistry,
+  callOptions: ToolCallOptions | undefined,
+  jsonSchema: AiSdkJsonSchema,
+): AiSdkToolSet {
+  const tools: Record<string, AiSdkTool> = {};
+  for (const name of frozen.names) {
+    const tool = frozen.get(name);
+    if (tool === undefined) continue;
+    const bridged = bridge(
+      frozen,
+      name,
+      tool.description,
+      tool.parameters,
+      callOptions,
+      jsonSchema,
+    );
+    // Defined, not assigned: a Tool named "__proto__" stays an ordinary key.
+    Object.defineProperty(tools, name, { value: bridged, enumerable: true });
+  }
+  return Object.freeze(tools) as AiSdkToolSet;
+}
+
+/**
+ * Our registry's Tools as an AI SDK `ToolSet`, one entry per Tool keyed by
+ * name, in registration order, for `generateText` and `streamText`. Each
+ * Tool's input schema is its `parameters` (or {@link AI_SDK_EMPTY_OBJECT_SCHEMA})
+ * through the SDK's own `jsonSchema()`, with no validator of the SDK's: our
+ * validator decides. Its `execute(input, { toolCallId, abortSignal })` runs
+ * `executeToolCall` on a snapshot of the registry taken now (later
+ * registrations do not appear), with `callOptions` (default none) passed
+ * through unchanged. A success reaches the model as our `content`, unchanged;
+ * an error result is thrown as an {@link AiSdkToolResultError} whose message
+ * the model reads as the SDK's tool error; a cancelled call rejects with the
+ * signal's reason; a registered NonRecoverableToolError stops the SDK's run
+ * (see {@link AiSdkRunStop}). Loads `ai` on first use; rejects with a
+ * TypeError for something that is not a ToolRegistry, and with an Error when
+ * `ai` is not installed.
+ *
+ * @example
+ * const result = await generateText({
+ *   model,
+ *   tools: await toAiSdkTools(registry, { timeoutMs: 5_000 }),
+ *   stopWhen: isStepCount(5),
+ *   prompt: "Echo hi.",
+ * });
+ */
+export async function toAiSdkTools(
+  registry: ToolRegistry,
+  callOptions?: ToolCallOptions,
+): Promise<AiSdkToolSet> {
+  if (!(registry instanceof ToolRegistry)) throw new TypeError("toAiSdkTools needs a ToolRegistry");
+  // The Tool set of this moment, before the SDK loads.
+  const frozen = registry.snapshot();
+  const { jsonSchema } = await loadAiSdk();
+  return buildAiSdkTools(frozen, callOptions, jsonSchema);
+}

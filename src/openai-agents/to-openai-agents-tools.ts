@@ -1,0 +1,189 @@
+/**
+ * toolbound to OpenAI Agents JS: our registered Tools as the SDK's function
+ * tools whose `execute` runs `executeToolCall`, so an agent's `run()` gets
+ * validation before effects, bounded output and cancellation from our
+ * boundary, and the model reads our content for successes and errors alike.
+ */
+
+import {
+  type CourseJsonObject,
+  type CourseJsonValue,
+  type CourseToolCall,
+  executeToolCall,
+  type ToolCallOptions,
+  ToolRegistry,
+} from "../../course/src/index.ts";
+import { dropNullOptionals, SchemaToolError, toOpenAIStrictSchema } from "../schema/index.ts";
+import {
+  loadOpenAIAgents,
+  type OpenAIAgentsFunctionTool,
+  type OpenAIAgentsJsonSchema,
+  type OpenAIAgentsToolFactory,
+} from "./openai-agents-module.ts";
+
+/**
+ * The `parameters` a function tool gets when ours has none: any object. The
+ * SDK then passes the arguments through and our validator alone decides.
+ *
+ * @example
+ * OPENAI_AGENTS_EMPTY_OBJECT_SCHEMA; // { type: "object", properties: {} }
+ */
+export const OPENAI_AGENTS_EMPTY_OBJECT_SCHEMA: CourseJsonObject = Object.freeze({
+  type: "object",
+  properties: Object.freeze({}),
+});
+
+/**
+ * Options of {@link toOpenAIAgentsTools}.
+ * - `strict`: mark each Tool strict whose schema our `toOpenAIStrictSchema`
+ *   can rewrite (that rewrite becomes its `parameters`, and the `null` the
+ *   model then sends for a field it leaves out is dropped before our validator
+ *   runs); a Tool whose schema cannot be rewritten stays non-strict. Default
+ *   `false`: every Tool is non-strict, with its schema as it is.
+ *
+ * @example
+ * const tools = await toOpenAIAgentsTools(registry, undefined, { strict: true });
+ */
+export interface OpenAIAgentsToolsOptions {
+  readonly strict?: boolean;
+}
+
+// The signal of a call the SDK runs without one: never aborted (no one holds its
+// controller), and shared, so that no call pays for a fresh controller.
+const NO_SIGNAL = new AbortController().signal;
+
+/** The parts of the SDK's `ToolCallDetails` the bridge reads. */
+interface CallDetails {
+  readonly toolCall?: { readonly callId?: unknown };
+  readonly signal?: unknown;
+}
+
+function readStrict(options: OpenAIAgentsToolsOptions | undefined): boolean {
+  if (options === undefined) return false;
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError("toOpenAIAgentsTools options must be an object");
+  }
+  const strict: unknown = options.strict;
+  if (strict !== undefined && typeof strict !== "boolean") {
+    throw new TypeError("toOpenAIAgentsTools option strict must be a boolean");
+  }
+  return strict === true;
+}
+
+/** Our schema rewritten to the strict subset, or undefined when it cannot be. */
+function strictSchemaOf(schema: CourseJsonObject, name: string): CourseJsonObject | undefined {
+  try {
+    return toOpenAIStrictSchema(schema, name);
+  } catch (thrown) {
+    if (thrown instanceof SchemaToolError && thrown.code === "STRICT_MODE_UNSUPPORTED")
+      return undefined;
+    throw thrown;
+  }
+}
+
+function bridge(
+  tool: OpenAIAgentsToolFactory,
+  registry: ToolRegistry,
+  name: string,
+  description: string,
+  parameters: CourseJsonObject | undefined,
+  callOptions: ToolCallOptions | undefined,
+  wantStrict: boolean,
+): OpenAIAgentsFunctionTool {
+  const schema = parameters ?? OPENAI_AGENTS_EMPTY_OBJECT_SCHEMA;
+  const strictSchema = wantStrict ? strictSchemaOf(schema, name) : undefined;
+  const strict = strictSchema !== undefined;
+  const execute = async (input: unknown, _context: unknown, details?: CallDetails) => {
+    // Each field read once: a getter could answer differently the second time.
+    const { toolCall, signal } = details ?? {};
+    const callId = toolCall?.callId;
+    // Strict mode makes every field required: the model sends null for one it leaves out.
+    const args = strict ? dropNullOptionals(input as CourseJsonValue, schema) : input;
+    const call = { type: "toolCall", id: callId, name, arguments: args } as CourseToolCall;
+    const result = await executeToolCall(
+      registry,
+      call,
+      (signal ?? NO_SIGNAL) as AbortSignal,
+      callOptions,
+    );
+    // Successes and error results alike: the model reads our content, never the SDK's error text.
+    return result.content;
+  };
+  return tool({
+    name,
+    description,
+    // A mutable copy: the SDK may transform a schema; ours stays frozen.
+    parameters: structuredClone(strictSchema ?? schema) as OpenAIAgentsJsonSchema,
+    strict,
+    execute,
+    // What still throws (a cancellation, a registered NonRecoverableToolError, a
+    // malformed call) fails the run instead of becoming the SDK's generic error text.
+    errorFunction: null,
+  } as Parameters<OpenAIAgentsToolFactory>[0]) as OpenAIAgentsFunctionTool;
+}
+
+/**
+ * Our registry's Tools as OpenAI Agents function tools, in registration
+ * order, for `new Agent({ tools })`. Each is made by the SDK's own `tool()`
+ * with our description and our `parameters` JSON Schema (or
+ * {@link OPENAI_AGENTS_EMPTY_OBJECT_SCHEMA}), non-strict unless
+ * `options.strict` asks for strict mode and the schema allows it (see
+ * {@link OpenAIAgentsToolsOptions}). The SDK names the tool as its
+ * `tool()` does (characters other than letters and digits become `_`); the
+ * call still runs our Tool of the original name. Its `execute` runs
+ * `executeToolCall` on a snapshot of the registry taken now, with the call id
+ * and the run's signal, and `callOptions` (default none) passed through
+ * unchanged. It resolves with our result's `content`, for a success and for an
+ * error result alike, so the model reads our text and never the SDK's generic
+ * error message; a cancelled call rejects with the signal's reason and a
+ * registered NonRecoverableToolError fails the run (`errorFunction` is
+ * `null`). Loads the SDK on first use; rejects with a TypeError for something
+ * that is not a ToolRegistry or bad options, with an Error when two Tool
+ * names become the same SDK name, and with an Error when neither
+ * `@openai/agents-core` nor `@openai/agents` is installed.
+ *
+ * @example
+ * const agent = new Agent({
+ *   name: "Assistant",
+ *   instructions: "Use the tools.",
+ *   tools: await toOpenAIAgentsTools(registry, { timeoutMs: 5_000 }),
+ * });
+ * const result = await run(agent, "Echo hi.");
+ */
+export async function toOpenAIAgentsTools(
+  registry: ToolRegistry,
+  callOptions?: ToolCallOptions,
+  options?: OpenAIAgentsToolsOptions,
+): Promise<OpenAIAgentsFunctionTool[]> {
+  if (!(registry instanceof ToolRegistry)) {
+    throw new TypeError("toOpenAIAgentsTools needs a ToolRegistry");
+  }
+  const wantStrict = readStrict(options);
+  // The Tool set of this moment, before the SDK loads.
+  const frozen = registry.snapshot();
+  const { tool } = await loadOpenAIAgents();
+  const tools: OpenAIAgentsFunctionTool[] = [];
+  const owners = new Map<string, string>();
+  for (const name of frozen.names) {
+    const registered = frozen.get(name);
+    if (registered === undefined) continue;
+    const made = bridge(
+      tool,
+      frozen,
+      name,
+      registered.description,
+      registered.parameters,
+      callOptions,
+      wantStrict,
+    );
+    const clash = owners.get(made.name);
+    if (clash !== undefined) {
+      throw new Error(
+        `Tools "${clash}" and "${name}" would both be named "${made.name}" in OpenAI Agents; rename one`,
+      );
+    }
+    owners.set(made.name, name);
+    tools.push(made);
+  }
+  return tools;
+}
