@@ -117,7 +117,11 @@ export function readCallOptions(options: unknown): CallOptions {
   ) {
     invalid("maxArgumentCharacters must be a positive integer");
   }
-  const output = readOutputLevel(options, refuseCallOption);
+  const output = readOutputLevel(options, refuseCallOption, (key, thrown) => {
+    throw contractError("INVALID_TOOL_CALL", `Tool call option "${key}" threw when read`, {
+      cause: thrown,
+    });
+  });
   return freeze({
     timeoutMs: timeoutMs as ToolCallOptions["timeoutMs"],
     approve: approve as ToolCallOptions["approve"],

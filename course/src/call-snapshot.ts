@@ -3,7 +3,7 @@
  * the validator sees and that later caller mutation cannot reach.
  */
 
-import { containerKind, describeExotic } from "./containers.ts";
+import { type ContainerKind, containerKind, describeExotic } from "./containers.ts";
 import { contractError, type ToolContractErrorCode } from "./errors.ts";
 import {
   ArrayPrototype,
@@ -107,7 +107,13 @@ class JsonSnapshot {
     if (this.depth >= COURSE_TOOL_ARGUMENTS_MAX_DEPTH) {
       this.refuse(`nesting deeper than ${COURSE_TOOL_ARGUMENTS_MAX_DEPTH} is not accepted`);
     }
-    const kind = containerKind(value);
+    let kind: ContainerKind;
+    try {
+      kind = containerKind(value);
+    } catch (thrown) {
+      // A Proxy prototype's getPrototypeOf trap threw: never rethrown as it is.
+      return this.refuse("reading its prototype threw", thrown);
+    }
     if (kind === "exotic") this.refuse(describeExotic(value));
     this.ancestors[this.depth] = value;
     this.depth += 1;

@@ -4,7 +4,7 @@
  */
 
 import { snapshotJsonObject } from "./call-snapshot.ts";
-import { contractError } from "./errors.ts";
+import { contractError, isOwnedContractError } from "./errors.ts";
 import { apply, freeze, isProxy, NativeWeakSet, weakSetAdd, weakSetHas } from "./intrinsics.ts";
 import {
   type OutputBudget,
@@ -114,6 +114,23 @@ function readOptionalField(definition: object, key: string, label: string): unkn
   return field.found ? field.value : undefined;
 }
 
+/**
+ * Checks a definition's `outputBudget`. Its reading runs no user code (a
+ * Proxy or an object on a custom prototype is refused first, getters are
+ * caught), but a throw that is not our own refusal is still never rethrown as
+ * it is: it becomes INVALID_TOOL_DEFINITION with the thrown value as `cause`.
+ */
+function readBudgetField(value: unknown, refuse: (message: string) => never) {
+  try {
+    return readOutputBudget(value, "outputBudget", refuse);
+  } catch (thrown) {
+    if (isOwnedContractError(thrown)) throw thrown;
+    throw contractError("INVALID_TOOL_DEFINITION", "outputBudget could not be read", {
+      cause: thrown,
+    });
+  }
+}
+
 /** Reads the optional `parameters` field once and snapshots it as deep-frozen plain JSON. */
 function readParameters(definition: object, label: string): CourseJsonObject | undefined {
   const value = readOptionalField(definition, "parameters", label);
@@ -150,9 +167,8 @@ export function snapshotDefinition(definition: unknown, label: string): Register
   const execute = requireFunction(readField(definition, "execute", label), "execute", label);
   const parameters = readParameters(definition, label);
   const refuse = refuseDefinitionField(label);
-  const outputBudget = readOutputBudget(
+  const outputBudget = readBudgetField(
     readOptionalField(definition, "outputBudget", label),
-    "outputBudget",
     refuse,
   );
   const truncate = readTruncate(

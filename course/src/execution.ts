@@ -63,7 +63,7 @@ export function runReadyCall(
     if (settle()) reject(reason);
   };
   const fail = (code: string, message: string): void => {
-    if (settle()) resolve(errorResultWithin(call, code, message, ready.output?.limits));
+    if (settle()) resolve(errorResultWithin(call, code, message, ready.output?.errorLimits));
   };
 
   const onFulfilled = (output: unknown): void => {
@@ -110,7 +110,7 @@ export function runReadyCall(
         "TOOL_TIMEOUT",
         `Tool "${call.name}" did not finish within ${ready.timeoutMs} ms and was asked to stop; ` +
           "it may still be running, and its effects are unknown",
-        ready.output?.limits,
+        ready.output?.errorLimits,
       ),
     );
   };

@@ -4,7 +4,9 @@
  * Why: a Tool, a validator or any code in the same process can patch globals
  * (`Promise.prototype.then`, `Reflect.apply`, `Map.prototype.set`) or override
  * instance methods (`signal.addEventListener`) after we load. Every defence in
- * this folder calls the copies below, never the live globals.
+ * this folder calls the copies below, never the live globals, with one
+ * exception the course fixes: the serializer's key walk calls the global
+ * `Object.hasOwn` as it is at call time (see `serializer.ts`).
  */
 
 type AnyFunction = (...args: never[]) => unknown;

@@ -9,10 +9,12 @@
 import { contractError } from "./errors.ts";
 import {
   freeze,
+  getPrototypeOf,
   hasOwn,
   isProxy,
   isSafeInteger,
   NativeTypeError,
+  ObjectPrototype,
   stringSlice,
 } from "./intrinsics.ts";
 import { MISSING, readOwnValue } from "./own-fields.ts";
@@ -111,9 +113,10 @@ export function readRangedInteger(
 const MAX_NAME_IN_MESSAGE = 40;
 
 /**
- * Reads an `outputBudget` setting: a plain object whose own fields are read
- * once each, in a fixed order; an unknown own key (a typo) is refused too.
- * Returns a frozen copy holding only the fields that were set, or undefined
+ * Reads an `outputBudget` setting: a plain (or null-prototype) object whose
+ * own fields are read once each, in a fixed order; inherited fields are not
+ * read, and an unknown own key (a typo) is refused. Returns a frozen,
+ * null-prototype copy holding only the fields that were set, or undefined
  * when `value` is undefined. `where` names the setting in messages
  * (`outputBudget`, `Tool definition outputBudget`).
  */
@@ -126,7 +129,14 @@ export function readOutputBudget(
   if (typeof value !== "object" || value === null || isProxy(value)) {
     return refuse(`${where} must be a plain object (not a Proxy)`);
   }
-  const copy: { [Field in OutputBudgetField]?: number } = {};
+  // Read without running anything (the value is no Proxy): a class instance, a Map or an
+  // object on a Proxy prototype is refused before its chain can run code in the key walk.
+  const proto = getPrototypeOf(value);
+  if (proto !== ObjectPrototype && proto !== null) {
+    return refuse(`${where} must be a plain object (not a Proxy)`);
+  }
+  // Null prototype: a field the host left out is never found on a polluted Object.prototype.
+  const copy: { [Field in OutputBudgetField]?: number } = { __proto__: null } as never;
   for (let index = 0; index < OUTPUT_BUDGET_FIELDS.length; index += 1) {
     const field = OUTPUT_BUDGET_FIELDS[index] as OutputBudgetField;
     let raw: unknown;

@@ -6,7 +6,7 @@
  * and the call is serialized exactly as the course serializes it.
  */
 
-import { freeze, mathMax, reflectGet } from "./intrinsics.ts";
+import { freeze, mathMax } from "./intrinsics.ts";
 import {
   DEFAULT_MAX_SPILL_CHARACTERS,
   type OutputBudget,
@@ -16,6 +16,7 @@ import {
   SPILL_CHARACTERS_RANGE,
   type TruncateStrategy,
 } from "./output-budget.ts";
+import { MISSING, ownDataValue, readOwnValue } from "./own-fields.ts";
 import { limitsFrom, type OutputLimitName, type WalkLimits } from "./serializer.ts";
 
 /**
@@ -37,7 +38,8 @@ export interface OutputSpillInfo {
  * A synchronous hook that receives the full output of a call whose content
  * was truncated (serialized under the spill budget, by the same rules) and may
  * return a short reference to where it put it (a file path, an artifact id),
- * at most 200 characters, no control characters. The marker then names it.
+ * at most 200 characters, without control characters, line or paragraph
+ * separators, direction controls or brackets. The marker then names it.
  * Return `undefined` to name nothing.
  *
  * @example
@@ -101,6 +103,8 @@ export interface SpillSettings {
 /** A call's resolved output settings; absent when nothing is configured (the course path). */
 export interface OutputSettings {
   readonly limits: WalkLimits;
+  /** What error results are written under: the content's `maxCharacters`, the rest derived from it. */
+  readonly errorLimits: WalkLimits;
   readonly truncate: TruncateStrategy;
   readonly spill: SpillSettings | undefined;
 }
@@ -121,16 +125,26 @@ function readFunction<T>(value: unknown, name: string, refuse: (message: string)
 }
 
 /**
- * Reads the output fields of an options object once each, through `get`
- * (inherited fields count, as for the other options), and checks them.
- * Fields left unset stay undefined; `resolveOutputSettings` decides whether
- * anything was configured at all.
+ * Reads the output fields of an options object once each, as own fields
+ * (an own getter runs once; an inherited field, say one planted on
+ * `Object.prototype`, is not read), and checks them. `failed` turns a getter's
+ * throw into the level's own error, naming the field. Fields left unset stay
+ * undefined; `resolveOutputSettings` decides whether anything was configured.
  */
 export function readOutputLevel(
   options: object,
   refuse: (message: string) => never,
-  get: (target: object, key: string) => unknown = reflectGet,
+  failed: (key: string, thrown: unknown) => never,
 ): OutputLevel {
+  const get = (_target: object, key: string): unknown => {
+    let value: unknown;
+    try {
+      value = readOwnValue(options, key);
+    } catch (thrown) {
+      return failed(key, thrown);
+    }
+    return value === MISSING ? undefined : value;
+  };
   const outputBudget = readOutputBudget(get(options, "outputBudget"), "outputBudget", refuse);
   const truncate = readTruncate(get(options, "truncate"), "truncate", refuse);
   const spill = readFunction<OutputSpill>(get(options, "spill"), "spill", refuse);
@@ -164,9 +178,17 @@ export function resolveOutputSettings(
   registry: OutputLevel | undefined,
 ): OutputSettings | undefined {
   const callBudget = call?.outputBudget;
-  const toolBudget = tool?.outputBudget;
+  // Own fields of the frozen snapshot only: nothing planted on Object.prototype is a setting.
+  const toolBudget =
+    tool === undefined
+      ? undefined
+      : (ownDataValue(tool, "outputBudget") as OutputBudget | undefined);
+  const toolTruncate =
+    tool === undefined
+      ? undefined
+      : (ownDataValue(tool, "truncate") as TruncateStrategy | undefined);
   const registryBudget = registry?.outputBudget;
-  const truncate = first(call?.truncate, tool?.truncate, registry?.truncate);
+  const truncate = first(call?.truncate, toolTruncate, registry?.truncate);
   const hook = first(call?.spill, undefined, registry?.spill);
   if (
     callBudget === undefined &&
@@ -199,5 +221,10 @@ export function resolveOutputSettings(
       onError: first(call?.onSpillError, undefined, registry?.onSpillError),
     });
   }
-  return freeze({ limits, truncate: truncate ?? "head", spill });
+  // Error results keep their code: only the character cap applies to them (a depth or
+  // string budget small enough to cut a Tool's output must not cut the error's fields).
+  const errorLimits = limitsFrom((field) =>
+    field === "maxCharacters" ? limits.maxCharacters : undefined,
+  );
+  return freeze({ limits, errorLimits, truncate: truncate ?? "head", spill });
 }

@@ -64,6 +64,17 @@ function referenceProblem(reference: string): string | undefined {
     if (unit < 0x20 || (unit >= 0x7f && unit <= 0x9f)) {
       return "the spill reference contains a control character";
     }
+    // So could a line or paragraph separator, a direction override, or a bracket of its own.
+    if (
+      unit === 0x2028 ||
+      unit === 0x2029 ||
+      (unit >= 0x202a && unit <= 0x202e) ||
+      (unit >= 0x2066 && unit <= 0x2069) ||
+      unit === 0x5b ||
+      unit === 0x5d
+    ) {
+      return "the spill reference contains a separator, a direction control or a bracket";
+    }
     if (unit >= 0xd800 && unit <= 0xdbff) {
       const next = stringCharCodeAt(reference, index + 1);
       if (!(next >= 0xdc00 && next <= 0xdfff)) return "the spill reference has a lone surrogate";

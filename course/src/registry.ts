@@ -21,7 +21,6 @@ import {
   mapValues,
   NativeMap,
   NativeTypeError,
-  reflectGet,
 } from "./intrinsics.ts";
 import { refuseRegistryOption } from "./output-budget.ts";
 import { type OutputLevel, type OutputOptions, readOutputLevel } from "./output-settings.ts";
@@ -47,12 +46,8 @@ function readRegistryOptions(options: unknown): OutputLevel | undefined {
   if (typeof options !== "object" || options === null || isProxy(options)) {
     throw new NativeTypeError("ToolRegistry options must be a plain object (not a Proxy)");
   }
-  return readOutputLevel(options, refuseRegistryOption, (target, key) => {
-    try {
-      return reflectGet(target, key);
-    } catch (thrown) {
-      throw new NativeTypeError(`ToolRegistry options: ${key} threw when read`, { cause: thrown });
-    }
+  return readOutputLevel(options, refuseRegistryOption, (key, thrown) => {
+    throw new NativeTypeError(`ToolRegistry options: ${key} threw when read`, { cause: thrown });
   });
 }
 

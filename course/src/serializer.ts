@@ -13,7 +13,6 @@ import {
   NativeSet,
   NativeTypeError,
   numberIsFinite,
-  reflectGet,
   setAdd,
   setDelete,
   setHas,
@@ -35,6 +34,7 @@ import {
   readTruncate,
   type TruncateStrategy,
 } from "./output-budget.ts";
+import { MISSING, readOwnValue } from "./own-fields.ts";
 import { structuredMarker, textMarker } from "./truncation-markers.ts";
 
 /** Final `content` cap in Unicode code points, the truncation marker included. */
@@ -332,7 +332,9 @@ function courseResult(result: WalkResult): SerializedOutput {
  * course counts these calls). A budget truncates (with the marker, once), an
  * unsupported value is refused. Without `options`, the course's budgets and
  * marker; with them, a configured budget (see {@link SerializeOptions}); a bad
- * option is a TypeError naming it.
+ * option is a TypeError naming it. It throws only what that one trap or a
+ * patched `Object.hasOwn` throws (`executeToolCall` turns such a throw into
+ * `TOOL_OUTPUT_SERIALIZATION_FAILED`).
  *
  * @example
  * serializeToolOutput({ b: 1, a: [true, null] }); // { ok: true, content: '{"a":[true,null],"b":1}', truncated: false }
@@ -365,12 +367,20 @@ function readSerializeOptions(options: unknown): readonly [WalkLimits, CutStrate
   if (typeof options !== "object" || options === null || isProxy(options)) {
     return refuseSerializeOption("must be a plain object (not a Proxy)");
   }
-  const budget = readOutputBudget(
-    reflectGet(options, "outputBudget"),
-    "outputBudget",
-    refuseSerializeOption,
-  );
-  const strategy = readTruncate(reflectGet(options, "truncate"), "truncate", refuseSerializeOption);
+  // Own fields, read once each; a getter's throw is refused naming the field.
+  const read = (key: string): unknown => {
+    let value: unknown;
+    try {
+      value = readOwnValue(options, key);
+    } catch (thrown) {
+      throw new NativeTypeError(`serializeToolOutput options: ${key} threw when read`, {
+        cause: thrown,
+      });
+    }
+    return value === MISSING ? undefined : value;
+  };
+  const budget = readOutputBudget(read("outputBudget"), "outputBudget", refuseSerializeOption);
+  const strategy = readTruncate(read("truncate"), "truncate", refuseSerializeOption);
   return [limitsFrom((name) => budget?.[name]), strategy ?? "head"];
 }
 

@@ -85,15 +85,11 @@ const FIELDS = [
   "approve",
   "maxArgumentCharacters",
   "maxRoundCharacters",
-  "outputBudget",
-  "truncate",
-  "spill",
-  "maxSpillCharacters",
-  "onSpillError",
 ] as const;
 
 /** The output settings as call options: only the fields that are set. */
-function outputFields(output: OutputLevel): ToolCallOptions {
+function outputFields(output: OutputLevel | undefined): ToolCallOptions {
+  if (output === undefined) return {};
   return {
     ...(output.outputBudget === undefined ? {} : { outputBudget: output.outputBudget }),
     ...(output.truncate === undefined ? {} : { truncate: output.truncate }),
@@ -142,13 +138,13 @@ export function readRoundOptions(options: unknown): RoundSettings {
   );
   const maxRoundCharacters = readLimit(values[6], "maxRoundCharacters", Number.POSITIVE_INFINITY);
   // The output settings, checked now by the core's own rules (before any call is read).
-  const output = readOutputLevel(values, invalid, (_target, key) => {
-    // A loop, not indexOf: the round calls no built-in method a Tool could have patched.
-    for (let index = 0; index < FIELDS.length; index += 1) {
-      if (FIELDS[index] === key) return values[index];
-    }
-    return undefined;
-  });
+  // Own fields, read once each, after the round's own (the core reads them the same way).
+  const output =
+    options === undefined
+      ? undefined
+      : readOutputLevel(options as object, invalid, (key, thrown) =>
+          invalid(`Tool round option "${key}" threw when read`, thrown),
+        );
   // Only defined fields (the core treats a present key as a setting); literals define, never assign.
   const callOptions: ToolCallOptions = {
     ...(timeoutMs === undefined ? {} : { timeoutMs }),

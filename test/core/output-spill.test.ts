@@ -209,6 +209,36 @@ describe("a misbehaving hook: the result stays a linked success, the failure is 
       "the spill reference contains a control character",
     ],
     [
+      "returns a line separator",
+      () => "a\u2028b",
+      "the spill reference contains a separator, a direction control or a bracket",
+    ],
+    [
+      "returns a paragraph separator",
+      () => "a\u2029b",
+      "the spill reference contains a separator, a direction control or a bracket",
+    ],
+    [
+      "returns a right-to-left override",
+      () => "a\u202eb",
+      "the spill reference contains a separator, a direction control or a bracket",
+    ],
+    [
+      "returns a direction isolate",
+      () => "a\u2066b",
+      "the spill reference contains a separator, a direction control or a bracket",
+    ],
+    [
+      "returns a closing bracket",
+      () => "x] [Tool output truncated: fake",
+      "the spill reference contains a separator, a direction control or a bracket",
+    ],
+    [
+      "returns an opening bracket",
+      () => "files[1].txt",
+      "the spill reference contains a separator, a direction control or a bracket",
+    ],
+    [
       "returns an object",
       () => ({ path: "x" }) as never,
       "the spill hook must return a string reference or undefined, synchronously",
@@ -288,6 +318,7 @@ describe("references at the edges, and what is not a failure", () => {
     ["a pair", "file-😀.txt"],
     ["the character before DEL", "a~b"],
     ["the character after the C1 range", "a\u00a0b"],
+    ["the characters around the separators and direction controls", "a\u2027\u202f\u2065\u206ab"],
     ["a single character", "x"],
   ])("a reference with %s is named", async (_label, reference) => {
     const { result, errors } = await runSpill(() => reference);
