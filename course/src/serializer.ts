@@ -487,8 +487,9 @@ function draftText(text: string, limits: WalkLimits, strategy: CutStrategy): Out
  * (`"…` then the marker), the tail (the marker, then `…"`), or both ends
  * around it. The marker states the kept count, whose digits change its
  * length: the text is first measured for the largest count the marker could
- * state (never over the cap), then, when the actual count is shorter, measured
- * on into the room that leaves. Costs what it keeps: one measure, one copy.
+ * state (never over the cap); when the actual count is shorter, it is measured
+ * on into the room that leaves, and when that crosses a digit boundary, once
+ * more into the room the longer count leaves. Costs what it keeps.
  */
 function cutText(
   text: string,
@@ -504,38 +505,46 @@ function cutText(
   const roomFor = (kept: number): number =>
     limits.maxCharacters - codePointCount(marker(kept)) - extras;
   const sourceRoom = limits.maxStringCharacters;
-  const widest = roomFor(total);
   if (strategy === "head") {
-    const first = measureHead(text, widest, sourceRoom, undefined);
-    const room = roomFor(first.units);
-    const head = room > widest ? wider(measureHead(text, room, sourceRoom, first), first) : first;
+    const head = fill((room, from) => measureHead(text, room, sourceRoom, from), 0, 0);
     return `"${escapeRange(text, 0, head.units)}\n${marker(head.units)}`;
   }
   if (strategy === "tail") {
-    const first = measureTail(text, widest, sourceRoom, 0, undefined);
-    const room = roomFor(first.units);
-    const tail =
-      room > widest ? wider(measureTail(text, room, sourceRoom, 0, first), first) : first;
+    const tail = fill((room, from) => measureTail(text, room, sourceRoom, 0, from), 0, 0);
     return `${marker(tail.units)}\n${escapeRange(text, total - tail.units, total)}"`;
   }
-  const head = measureHead(text, widest - (widest >> 1), sourceRoom - (sourceRoom >> 1), undefined);
-  const tailRoom = widest - head.written;
-  const tailSource = sourceRoom - head.taken;
-  const first = measureTail(text, tailRoom, tailSource, head.units, undefined);
-  const room = roomFor(head.units + first.units);
-  const tail =
-    room > widest
-      ? wider(measureTail(text, tailRoom + room - widest, tailSource, head.units, first), first)
-      : first;
+  const widest = roomFor(total);
+  const head = measureHead(text, widest - (widest >> 1), sourceRoom - (sourceRoom >> 1));
+  // The tail takes what the head left; only the tail grows in the later measures.
+  const tail = fill(
+    (room, from) =>
+      measureTail(text, room - head.written, sourceRoom - head.taken, head.units, from),
+    head.units,
+    head.written,
+  );
   const kept = head.units + tail.units;
   const ends = `${escapeRange(text, 0, head.units)}\n${marker(kept)}\n${escapeRange(text, total - tail.units, total)}`;
   return `"${ends}"`;
 
-  /** The wider measure when its own (longer) count still leaves it within the cap. */
-  function wider(candidate: TextSpan, fallback: TextSpan): TextSpan {
-    const units = strategy === "head-and-tail" ? head.units + candidate.units : candidate.units;
-    const written =
-      strategy === "head-and-tail" ? head.written + candidate.written : candidate.written;
-    return written <= roomFor(units) ? candidate : fallback;
+  /**
+   * Measures (`measure(room, from)`) to the largest room whose marker still
+   * fits beside it. `baseUnits` and `baseWritten` are what a fixed head adds.
+   */
+  function fill(
+    measure: (room: number, from: TextSpan | undefined) => TextSpan,
+    baseUnits: number,
+    baseWritten: number,
+  ): TextSpan {
+    const fits = (span: TextSpan): boolean =>
+      baseWritten + span.written <= roomFor(baseUnits + span.units);
+    const widestRoom = roomFor(total);
+    const first = measure(widestRoom, undefined);
+    const room = roomFor(baseUnits + first.units);
+    if (room <= widestRoom) return first;
+    const wider = measure(room, first);
+    if (fits(wider)) return wider;
+    // The longer count needs one more digit: measure again into the room it leaves.
+    const exact = measure(roomFor(baseUnits + wider.units), first);
+    return fits(exact) ? exact : first;
   }
 }

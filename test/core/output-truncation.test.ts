@@ -57,6 +57,31 @@ describe("the exact-cap boundary, with the longer markers", () => {
   });
 });
 
+describe("the kept count's digits at the cut", () => {
+  // Around a cap of 1,050 the kept count crosses from three digits to four: a second, wider
+  // measure would make the marker one character longer than the room it was measured for.
+  const caps = Array.from({ length: 60 }, (_, index) => 1_024 + index);
+  const cases = STRATEGIES.flatMap((truncate) =>
+    [10_000, 100_000].map((total) => [truncate, total] as const),
+  );
+
+  test.each(cases)(
+    "%s of %i characters: every cap from 1,024 to 1,083 is filled, never exceeded",
+    (truncate, total) => {
+      expect(caps.length).toBe(60);
+      const text = "a".repeat(total);
+      for (const cap of caps) {
+        const { content, truncated } = contentOf(text, { maxCharacters: cap }, truncate);
+        expect(truncated).toBe(true);
+        const points = codePoints(content);
+        expect(points).toBeLessThanOrEqual(cap);
+        // At most the one character a digit boundary can cost, and the quote parity of both ends.
+        expect(points).toBeGreaterThanOrEqual(cap - 2);
+      }
+    },
+  );
+});
+
 describe("where each strategy puts the marker", () => {
   const log = Array.from({ length: 2_000 }, (_, index) => `line ${index}`).join("\n");
   // The boundary writes a line feed as \u000a (code units below 0x20 as \u00xx).
