@@ -16,6 +16,7 @@ export {
   SPILL_CHARACTERS_RANGE,
 } from "./output-budget.ts";
 export { MAX_SPILL_REFERENCE_CHARACTERS } from "./output-spill.ts";
+export type { OutputLimitName } from "./output-walk.ts";
 export type {
   CourseJsonArray,
   CourseJsonObject,
@@ -29,7 +30,7 @@ export type {
   CourseToolResultMessage,
   CourseToolValidation,
 } from "./protocol.ts";
-export type { OutputLimitName, SerializedOutput, SerializeOptions } from "./serializer.ts";
+export type { SerializedOutput, SerializeOptions } from "./serializer.ts";
 export { serializeToolOutput } from "./serializer.ts";
 export type {
   AnyCourseTool,

@@ -6,7 +6,7 @@
  * instance methods (`signal.addEventListener`) after we load. Every defence in
  * this folder calls the copies below, never the live globals, with one
  * exception the course fixes: the serializer's key walk calls the global
- * `Object.hasOwn` as it is at call time (see `serializer.ts`).
+ * `Object.hasOwn` as it is at call time (see `output-walk.ts`).
  */
 
 type AnyFunction = (...args: never[]) => unknown;

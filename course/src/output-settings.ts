@@ -16,8 +16,9 @@ import {
   SPILL_CHARACTERS_RANGE,
   type TruncateStrategy,
 } from "./output-budget.ts";
+import type { OutputLimitName, WalkLimits } from "./output-walk.ts";
 import { MISSING, ownDataValue, readOwnValue } from "./own-fields.ts";
-import { limitsFrom, type OutputLimitName, type WalkLimits } from "./serializer.ts";
+import { limitsFrom } from "./serializer.ts";
 
 /**
  * What a spill hook is told about the output it receives.

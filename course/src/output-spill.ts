@@ -18,9 +18,11 @@ import {
   stringCharCodeAt,
 } from "./intrinsics.ts";
 import { observe } from "./outcomes.ts";
+import { draftOutput } from "./output-draft.ts";
 import type { OutputSettings, OutputSpillInfo, SpillSettings } from "./output-settings.ts";
+import type { OutputLimitName } from "./output-walk.ts";
 import type { CourseToolCall } from "./protocol.ts";
-import { draftOutput, type OutputLimitName, type SerializedOutput } from "./serializer.ts";
+import type { SerializedOutput } from "./serializer.ts";
 
 /** Name of the process warning emitted for a failed spill when no `onSpillError` is given. */
 export const SPILL_WARNING = "ToolOutputSpillWarning";

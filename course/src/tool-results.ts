@@ -4,8 +4,9 @@
  */
 
 import { freeze, NativeTypeError } from "./intrinsics.ts";
+import type { WalkLimits } from "./output-walk.ts";
 import type { CourseToolCall, CourseToolResultMessage } from "./protocol.ts";
-import { serializeTrusted, type WalkLimits } from "./serializer.ts";
+import { serializeTrusted } from "./serializer.ts";
 
 /**
  * Builds the frozen message that links a Tool's outcome to its call; the id is

@@ -5,7 +5,7 @@
  * configured budget the course's fixed marker is used instead, unchanged.
  */
 
-import type { OutputLimitName, WalkLimits } from "./serializer.ts";
+import type { OutputLimitName, WalkLimits } from "./output-walk.ts";
 
 const OPEN = "[Tool output truncated: ";
 

@@ -1,0 +1,153 @@
+/**
+ * Serialization under a configured budget: the walk's text, or a top-level
+ * string measured without walking, cut as the host's strategy says, with a
+ * marker that names which budget ran out and where the full output went.
+ */
+
+import {
+  codePointCount,
+  escapeRange,
+  firstCodePoints,
+  measureHead,
+  measureTail,
+  type TextSpan,
+} from "./json-text.ts";
+import {
+  liveHasOwn,
+  type OutputLimitName,
+  type WalkLimits,
+  type WalkResult,
+  walkValue,
+} from "./output-walk.ts";
+import { structuredMarker, textMarker } from "./truncation-markers.ts";
+
+/** Where a configured cut keeps text: see `TruncateStrategy` in `output-budget.ts`. */
+export type CutStrategy = "head" | "tail" | "head-and-tail";
+
+/**
+ * A serialization under a configured budget, before its marker is final: a
+ * cut output is finished once the spill hook (if any) has named where the
+ * full output went.
+ */
+export type OutputDraft =
+  | { readonly kind: "refused"; readonly message: string }
+  | { readonly kind: "whole"; readonly content: string }
+  | {
+      readonly kind: "cut";
+      readonly limit: OutputLimitName;
+      /** The final content, at most `maxCharacters` code points, naming `reference` if given. */
+      finish(reference: string | undefined): string;
+    };
+
+/**
+ * Serializes a Tool's output under a configured budget (same rules as
+ * `serializeToolOutput`, the same calls of the live `Object.hasOwn`). A cut
+ * top-level string keeps its head, its tail or both, as `strategy` says;
+ * structured output always keeps the head.
+ */
+export function draftOutput(
+  value: unknown,
+  limits: WalkLimits,
+  strategy: CutStrategy,
+): OutputDraft {
+  if (typeof value === "string") return draftText(value, limits, strategy);
+  return draftFrom(walkValue(value, limits, liveHasOwn), limits);
+}
+
+/** A walk's result as a draft: a cut one is finished with the configured marker. */
+export function draftFrom(result: WalkResult, limits: WalkLimits): OutputDraft {
+  if (result.kind !== "cut") return result;
+  const { walk, limit } = result;
+  const finish = (reference: string | undefined): string => {
+    const marker = `\n${structuredMarker(limit, limits, walk.rootArrayLength, reference)}`;
+    return firstCodePoints(walk.out, limits.maxCharacters - codePointCount(marker)) + marker;
+  };
+  return { kind: "cut", limit, finish };
+}
+
+/**
+ * A top-level string under a configured budget, measured without walking:
+ * whole when its JSON text fits the cap and its code points the string
+ * budget (exactly what the walk would decide), else cut as `strategy` says.
+ */
+function draftText(text: string, limits: WalkLimits, strategy: CutStrategy): OutputDraft {
+  const length = text.length;
+  const whole = measureHead(text, limits.maxCharacters - 2, limits.maxStringCharacters);
+  if (whole.units === length)
+    return { kind: "whole", content: `"${escapeRange(text, 0, length)}"` };
+  // The string budget ran out first when the measure stopped for lack of source room.
+  const limit: OutputLimitName =
+    whole.taken === limits.maxStringCharacters ? "string characters" : "characters";
+  return {
+    kind: "cut",
+    limit,
+    finish: (reference) => cutText(text, limit, limits, strategy, reference),
+  };
+}
+
+/**
+ * Cuts a top-level string within `maxCharacters`, marker included: the head
+ * (`"…` then the marker), the tail (the marker, then `…"`), or both ends
+ * around it. The marker states the kept count, whose digits change its
+ * length: the text is first measured for the largest count the marker could
+ * state (never over the cap); when the actual count is shorter, it is measured
+ * on into the room that leaves, and when that crosses a digit boundary, once
+ * more into the room the longer count leaves. Costs what it keeps.
+ */
+function cutText(
+  text: string,
+  limit: OutputLimitName,
+  limits: WalkLimits,
+  strategy: CutStrategy,
+  reference: string | undefined,
+): string {
+  const total = text.length;
+  const marker = (kept: number): string => textMarker(kept, total, limit, limits, reference);
+  // Quotes and line feeds around the marker: one each for head or tail, two for both ends.
+  const extras = strategy === "head-and-tail" ? 4 : 2;
+  const roomFor = (kept: number): number =>
+    limits.maxCharacters - codePointCount(marker(kept)) - extras;
+  const sourceRoom = limits.maxStringCharacters;
+  if (strategy === "head") {
+    const head = fill((room, from) => measureHead(text, room, sourceRoom, from), 0, 0);
+    return `"${escapeRange(text, 0, head.units)}\n${marker(head.units)}`;
+  }
+  if (strategy === "tail") {
+    const tail = fill((room, from) => measureTail(text, room, sourceRoom, 0, from), 0, 0);
+    return `${marker(tail.units)}\n${escapeRange(text, total - tail.units, total)}"`;
+  }
+  const widest = roomFor(total);
+  const head = measureHead(text, widest - (widest >> 1), sourceRoom - (sourceRoom >> 1));
+  // The tail takes what the head left; only the tail grows in the later measures.
+  const tail = fill(
+    (room, from) =>
+      measureTail(text, room - head.written, sourceRoom - head.taken, head.units, from),
+    head.units,
+    head.written,
+  );
+  const kept = head.units + tail.units;
+  const ends = `${escapeRange(text, 0, head.units)}\n${marker(kept)}\n${escapeRange(text, total - tail.units, total)}`;
+  return `"${ends}"`;
+
+  /**
+   * Measures (`measure(room, from)`) to the largest room whose marker still
+   * fits beside it. `baseUnits` and `baseWritten` are what a fixed head adds.
+   */
+  function fill(
+    measure: (room: number, from: TextSpan | undefined) => TextSpan,
+    baseUnits: number,
+    baseWritten: number,
+  ): TextSpan {
+    const fits = (span: TextSpan): boolean =>
+      baseWritten + span.written <= roomFor(baseUnits + span.units);
+    const widestRoom = roomFor(total);
+    const first = measure(widestRoom, undefined);
+    const room = roomFor(baseUnits + first.units);
+    if (room <= widestRoom) return first;
+    const wider = measure(room, first);
+    if (fits(wider)) return wider;
+    // The longer count needs one more digit: measure again into the room it leaves.
+    const exact = measure(roomFor(baseUnits + wider.units), first);
+    return fits(exact) ? exact : first;
+  }
+}

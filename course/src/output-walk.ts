@@ -1,0 +1,271 @@
+/**
+ * The bounded walk behind the serializer: writes a value as JSON text without
+ * running any of its code, counting every budget as it goes, and stops with
+ * what it wrote so far when one runs out.
+ */
+
+import { containerKind, describeExotic } from "./containers.ts";
+import {
+  getOwnPropertyDescriptor,
+  hasOwn,
+  isProxy,
+  NativeSet,
+  numberIsFinite,
+  setAdd,
+  setDelete,
+  setHas,
+} from "./intrinsics.ts";
+import { formatJsonPath } from "./json-path.ts";
+import { escapeRange, isPlainText, measureHead } from "./json-text.ts";
+import { sortKeys } from "./key-sort.ts";
+
+/** Which budget cut the output: named in a configured marker. */
+export type OutputLimitName =
+  | "characters"
+  | "depth"
+  | "values"
+  | "entries"
+  | "string characters"
+  | "BigInt size";
+
+/** The budgets one walk obeys; the course's unless the host configured others. */
+export interface WalkLimits {
+  readonly maxCharacters: number;
+  readonly maxDepth: number;
+  readonly maxNodes: number;
+  readonly maxEntries: number;
+  readonly maxStringCharacters: number;
+  readonly maxBigIntBits: number;
+}
+
+/** Thrown inside the walk when a budget runs out; never leaves this module. */
+const TRUNCATED: unique symbol = Symbol("truncated");
+
+/** Thrown inside the walk for a value that cannot be written; never leaves this module. */
+class Refusal {
+  constructor(readonly message: string) {}
+}
+
+/**
+ * The own-key check of the object walk: the global `Object.hasOwn` as it is at
+ * call time. The course counts these calls (one per key `for…in` yields,
+ * inherited keys included, whose first argument is the object walked), so it
+ * must be the live global, called exactly once per key. The defence holds
+ * another way: the value is read afterwards through the captured descriptor
+ * read, so a patched `Object.hasOwn` can only make a key be skipped (answer
+ * false) or add nothing (answer true for an inherited key or an accessor,
+ * whose captured descriptor read then finds no own data value).
+ */
+export const liveHasOwn = (target: object, key: string): boolean => Object.hasOwn(target, key);
+
+/** Deeper than this, the cycle check uses a Set instead of scanning the path. */
+const PATH_SCAN_DEPTH = 64;
+
+/** One walk's state: the text so far and what each budget has left. */
+export class Walk {
+  out = "";
+  written = 0;
+  nodes = 0;
+  visits = 0;
+  depth = 0;
+  stringLeft: number;
+  /** Which budget cut the walk, once one did. */
+  limit: OutputLimitName | undefined;
+  /** A top-level array's length (known at no cost), else -1. */
+  rootArrayLength = -1;
+  readonly cap: number;
+  readonly maxDepth: number;
+  readonly maxNodes: number;
+  readonly maxEntries: number;
+  readonly bigIntLimit: bigint;
+  // The containers on the current path (for cycles) and the keys leading to them (for messages).
+  readonly ancestors: object[] = [];
+  readonly path: (string | number)[] = [];
+  // The same containers as a set, for walks allowed deeper than a scan stays cheap.
+  readonly onPath: Set<object> | undefined;
+
+  /** `ownKey` decides which enumerated keys are own: the live global for Tool output. */
+  constructor(
+    readonly ownKey: (target: object, key: string) => boolean,
+    limits: WalkLimits,
+  ) {
+    this.cap = limits.maxCharacters;
+    this.maxDepth = limits.maxDepth;
+    this.maxNodes = limits.maxNodes;
+    this.maxEntries = limits.maxEntries;
+    this.stringLeft = limits.maxStringCharacters;
+    this.bigIntLimit = 1n << BigInt(limits.maxBigIntBits);
+    this.onPath = limits.maxDepth > PATH_SCAN_DEPTH ? new NativeSet<object>() : undefined;
+  }
+
+  cut(limit: OutputLimitName): never {
+    this.limit = limit;
+    throw TRUNCATED;
+  }
+
+  append(text: string, codePoints: number): void {
+    this.out += text;
+    this.written += codePoints;
+    if (this.written > this.cap) this.cut("characters");
+  }
+
+  visitEntry(): void {
+    this.visits += 1;
+    if (this.visits > this.maxEntries) this.cut("entries");
+  }
+
+  refuse(reason: string): never {
+    throw new Refusal(`${formatJsonPath(this.path, this.depth)}: ${reason}`);
+  }
+
+  /** Writes a JSON string, consuming one unit of the string budget per code point. */
+  string(text: string): void {
+    this.append('"', 1);
+    const length = text.length;
+    if (length <= this.stringLeft && isPlainText(text, length)) {
+      this.stringLeft -= length;
+      this.append(text, length);
+      this.append('"', 1);
+      return;
+    }
+    // Slow path: measure how far the string budget reaches (at most `stringLeft + 1`
+    // code points are looked at, however long the text), then write that span with
+    // one copy per run of characters that need no escaping.
+    const span = measureHead(text, Number.POSITIVE_INFINITY, this.stringLeft);
+    this.stringLeft -= span.taken;
+    this.append(escapeRange(text, 0, span.units), span.written);
+    if (span.units < length) this.cut("string characters");
+    this.append('"', 1);
+  }
+
+  value(value: unknown): void {
+    this.nodes += 1;
+    if (this.nodes > this.maxNodes) this.cut("values");
+    switch (typeof value) {
+      case "string":
+        return this.string(value);
+      case "number":
+        if (!numberIsFinite(value)) return this.append("null", 4);
+        // No case of its own for -0: a template literal writes it as "0" already.
+        return this.literal(`${value}`);
+      case "boolean":
+        return value ? this.append("true", 4) : this.append("false", 5);
+      case "bigint":
+        // Compared before any decimal conversion, so a huge BigInt costs nothing.
+        if (value >= this.bigIntLimit || value <= -this.bigIntLimit) this.cut("BigInt size");
+        return this.string(`${value}n`);
+      case "undefined":
+        return this.append('"[Undefined]"', 13);
+      case "symbol":
+        return this.append('"[Symbol]"', 10);
+      case "function":
+        // A callable Proxy is still a Proxy: refused before typeof-based handling.
+        if (isProxy(value)) this.refuse("Proxy objects are not supported");
+        return this.append('"[Function]"', 12);
+      default:
+        if (value === null) return this.append("null", 4);
+        return this.container(value as object);
+    }
+  }
+
+  literal(text: string): void {
+    this.append(text, text.length);
+  }
+
+  onCurrentPath(value: object): boolean {
+    if (this.onPath !== undefined) return setHas(this.onPath, value);
+    for (let index = 0; index < this.depth; index += 1) {
+      if (this.ancestors[index] === value) return true;
+    }
+    return false;
+  }
+
+  container(value: object): void {
+    // Checked before anything else touches it: every later step could hit a trap.
+    if (isProxy(value)) this.refuse("Proxy objects are not supported");
+    if (this.onCurrentPath(value)) return this.append('"[Circular]"', 12);
+    const kind = containerKind(value);
+    if (kind === "exotic") this.refuse(describeExotic(value));
+    if (this.depth >= this.maxDepth) this.cut("depth");
+    // One record of the path, not two: the set when the walk may go deep, else the scanned list.
+    if (this.onPath !== undefined) setAdd(this.onPath, value);
+    else this.ancestors[this.depth] = value;
+    this.depth += 1;
+    if (kind === "array") this.array(value as readonly unknown[]);
+    else this.object(value);
+    this.depth -= 1;
+    if (this.onPath !== undefined) setDelete(this.onPath, value);
+  }
+
+  array(value: readonly unknown[]): void {
+    const length = value.length;
+    if (this.depth === 1) this.rootArrayLength = length;
+    this.append("[", 1);
+    for (let index = 0; index < length; index += 1) {
+      this.visitEntry();
+      if (index > 0) this.append(",", 1);
+      const slot = getOwnPropertyDescriptor(value, index);
+      if (slot === undefined) this.append('"[Empty]"', 9);
+      else if (!hasOwn(slot, "value")) this.append('"[Accessor omitted]"', 20);
+      else {
+        this.path[this.depth] = index;
+        this.value(slot.value);
+      }
+    }
+    this.append("]", 1);
+  }
+
+  object(value: object): void {
+    this.append("{", 1);
+    const keys: string[] = [];
+    // Lazy: for…in yields one key at a time, so a huge object costs only the budget.
+    for (const key in value) {
+      this.visitEntry();
+      // After the visit is counted: the key past the budget is never checked.
+      if (this.ownKey(value, key)) keys[keys.length] = key;
+    }
+    sortKeys(keys);
+    let written = 0;
+    for (let index = 0; index < keys.length; index += 1) {
+      const key = keys[index] as string;
+      // Read when written, not when collected: a key past the cap costs no descriptor.
+      // Inherited keys were skipped above; accessors are left out without running them.
+      const property = getOwnPropertyDescriptor(value, key);
+      if (property === undefined || !hasOwn(property, "value")) continue;
+      if (written > 0) this.append(",", 1);
+      written += 1;
+      this.string(key);
+      this.append(":", 1);
+      this.path[this.depth] = key;
+      this.value(property.value);
+    }
+    this.append("}", 1);
+  }
+}
+
+/** How one walk ended: refused, whole, or cut by a budget with what was written so far. */
+export type WalkResult =
+  | { readonly kind: "refused"; readonly message: string }
+  | { readonly kind: "whole"; readonly content: string }
+  | { readonly kind: "cut"; readonly walk: Walk; readonly limit: OutputLimitName };
+
+/**
+ * Walks `value` under `limits`; `ownKey` decides which keys `for…in` yields
+ * are own (the live global for Tool output, the captured check for our own
+ * values).
+ */
+export function walkValue(
+  value: unknown,
+  limits: WalkLimits,
+  ownKey: (target: object, key: string) => boolean,
+): WalkResult {
+  const walk = new Walk(ownKey, limits);
+  try {
+    walk.value(value);
+  } catch (thrown) {
+    if (thrown instanceof Refusal) return { kind: "refused", message: thrown.message };
+    if (thrown !== TRUNCATED) throw thrown;
+    return { kind: "cut", walk, limit: walk.limit as OutputLimitName };
+  }
+  return { kind: "whole", content: walk.out };
+}
