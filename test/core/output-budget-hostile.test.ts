@@ -208,6 +208,75 @@ describe("throws from user code are wrapped and named", () => {
       new TypeError("serializeToolOutput options: outputBudget threw when read"),
     );
   });
+
+  test("the getter's own error is the TypeError's cause", () => {
+    const thrown = new Error("hostile getter");
+    const options = {
+      get truncate(): "head" {
+        throw thrown;
+      },
+    };
+    let caught: unknown;
+    try {
+      serializeToolOutput("x", options);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(TypeError);
+    expect((caught as TypeError).cause).toBe(thrown);
+  });
+
+  test.each([
+    ["a number", 5],
+    ["a string", "head"],
+    ["null", null],
+    ["a Proxy", new Proxy({}, {})],
+  ])("serializeToolOutput options that are %s are refused as a TypeError", (_label, options) => {
+    expect(() => serializeToolOutput("x", options as never)).toThrow(
+      new TypeError("serializeToolOutput options: must be a plain object (not a Proxy)"),
+    );
+  });
+});
+
+describe("refusals under a configured budget", () => {
+  const proxyOutput = { plain: new Proxy({}, {}) };
+  const message = "$.plain: Proxy objects are not supported";
+
+  test("serializeToolOutput answers the refusal, not a cut", () => {
+    expect(serializeToolOutput(proxyOutput, { outputBudget: { maxCharacters: 50_000 } })).toEqual({
+      ok: false,
+      message,
+    });
+  });
+
+  test("executeToolCall answers TOOL_OUTPUT_SERIALIZATION_FAILED with the walk's message", async () => {
+    const result = await executeToolCall(
+      new ToolRegistry([emitting(proxyOutput)]),
+      call,
+      signal(),
+      {
+        outputBudget: { maxCharacters: 50_000 },
+      },
+    );
+    expect(result.isError).toBe(true);
+    expect(result.content).toBe(
+      JSON.stringify({ error: { code: "TOOL_OUTPUT_SERIALIZATION_FAILED", message } }),
+    );
+  });
+});
+
+describe("an own key named like a missing array slot", () => {
+  // The write loop stops at the last collected key: one step further would read keys[length].
+  test.each([
+    ["course budget", undefined],
+    ["configured budget", { outputBudget: { maxCharacters: 50_000 } }],
+  ] as const)("{ undefined: 1 } is written once (%s)", (_label, options) => {
+    expect(serializeToolOutput({ undefined: 1, b: 2 }, options)).toEqual({
+      ok: true,
+      content: '{"b":2,"undefined":1}',
+      truncated: false,
+    });
+  });
 });
 
 describe("error results keep their code whatever the budget", () => {
