@@ -7,29 +7,15 @@
 import { afterEach, describe, expect, test } from "vitest";
 import {
   COURSE_TOOL_TRUNCATION_MARKER,
-  type CourseToolCall,
-  defineTool,
   executeToolCall,
   type OutputBudget,
   serializeToolOutput,
   ToolContractError,
-  type ToolDefinition,
   ToolRegistry,
 } from "../../course/src/index.ts";
+import { call, emitting, signal } from "./support/emitting-tool.ts";
 
-const signal = () => new AbortController().signal;
-const call: CourseToolCall = { type: "toolCall", id: "call-1", name: "emit", arguments: {} };
 const LONG = "x".repeat(10_000);
-
-function emitting(output: unknown, extra: Partial<ToolDefinition> = {}) {
-  return defineTool({
-    name: "emit",
-    description: "Returns its output.",
-    validate: (input) => ({ ok: true, value: input }),
-    execute: async () => output,
-    ...extra,
-  });
-}
 
 const planted: string[] = [];
 /** Plants an enumerable, writable key on Object.prototype for one test. */

@@ -6,33 +6,18 @@
 import { describe, expect, test } from "vitest";
 import {
   COURSE_TOOL_TRUNCATION_MARKER,
-  type CourseToolCall,
   defineTool,
   executeToolCall,
   OUTPUT_BUDGET_RANGES,
   type OutputBudget,
   serializeToolOutput,
   ToolContractError,
-  type ToolDefinition,
   ToolRegistry,
 } from "../../course/src/index.ts";
 import { executeToolCalls } from "../../src/rounds/index.ts";
+import { call, emitting, signal } from "./support/emitting-tool.ts";
 
-const signal = () => new AbortController().signal;
 const codePoints = (text: string) => [...text].length;
-
-/** A Tool that returns `output`, with optional definition fields. */
-function emitting(output: unknown, extra: Partial<ToolDefinition> = {}) {
-  return defineTool({
-    name: "emit",
-    description: "Returns its output.",
-    validate: (input) => ({ ok: true, value: input }),
-    execute: async () => output,
-    ...extra,
-  });
-}
-
-const call: CourseToolCall = { type: "toolCall", id: "call-1", name: "emit", arguments: {} };
 
 function contractError(action: () => unknown): ToolContractError {
   try {
