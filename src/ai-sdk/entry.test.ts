@@ -17,10 +17,12 @@ vi.mock("./ai-sdk-module.ts", async (importOriginal) => ({
 
 const ENTRY_EXPORTS = [
   "AI_SDK_EMPTY_OBJECT_SCHEMA",
+  "AI_SDK_MAX_PENDING_REPAIRS",
   "AiSdkRunStop",
   "AiSdkToolResultError",
   "fromAiSdkTool",
   "readAiSdkInputSchema",
+  "repairAiSdkToolCall",
   "toAiSdkTools",
 ];
 

@@ -12,13 +12,17 @@ import {
   NonRecoverableToolError,
   type ToolCallOptions,
   ToolRegistry,
+  toolCallWithInvalidArguments,
 } from "../../course/src/index.ts";
+import { takeRepair } from "../frameworks/pending-repairs.ts";
+import type { ToolArgumentsParse } from "../providers/argument-limits.ts";
 import {
   type AiSdkJsonSchema,
   type AiSdkTool,
   type AiSdkToolSet,
   loadAiSdk,
 } from "./ai-sdk-module.ts";
+import { aiSdkRepairs } from "./repair-ai-sdk-tool-call.ts";
 
 /**
  * The input schema a bridged Tool gets when ours has no `parameters`: any
@@ -116,6 +120,25 @@ function toModelOutput({ output }: { readonly output: unknown }): TextOutput {
   return { type: "text", value: STOPPED_TEXT };
 }
 
+/**
+ * The call our boundary runs: the SDK's parsed input as it is, or, for a call
+ * `repairAiSdkToolCall` repaired, what our parser made of the model's text
+ * (the SDK then passes `{}`, which is never read).
+ */
+function callFor(
+  name: string,
+  toolCallId: unknown,
+  input: unknown,
+  repaired: ToolArgumentsParse | undefined,
+): CourseToolCall {
+  if (repaired === undefined || typeof toolCallId !== "string") {
+    // The SDK passes the parsed arguments as they are; our boundary snapshots and validates them.
+    return { type: "toolCall", id: toolCallId, name, arguments: input } as CourseToolCall;
+  }
+  if (!repaired.ok) return toolCallWithInvalidArguments({ id: toolCallId, name }, repaired.reason);
+  return { type: "toolCall", id: toolCallId, name, arguments: repaired.value };
+}
+
 function bridge(
   registry: ToolRegistry,
   name: string,
@@ -124,6 +147,8 @@ function bridge(
   callOptions: ToolCallOptions | undefined,
   jsonSchema: AiSdkJsonSchema,
 ): AiSdkTool {
+  // The calls repairAiSdkToolCall repaired for this Tool, by call id.
+  const repairs = new Map<string, ToolArgumentsParse>();
   const execute = async (
     input: unknown,
     options: ExecutionOptions,
@@ -131,8 +156,7 @@ function bridge(
     // Each field read once: a getter could answer differently the second time.
     const { toolCallId, abortSignal } = options ?? {};
     const signal = abortSignal === undefined ? NO_SIGNAL : abortSignal;
-    // The SDK passes the parsed arguments as they are; our boundary snapshots and validates them.
-    const call = { type: "toolCall", id: toolCallId, name, arguments: input } as CourseToolCall;
+    const call = callFor(name, toolCallId, input, takeRepair(repairs, toolCallId));
     let result: CourseToolResultMessage;
     try {
       result = await executeToolCall(registry, call, signal as AbortSignal, callOptions);
@@ -150,13 +174,15 @@ function bridge(
     if (result.isError) throw new AiSdkToolResultError(result);
     return result.content;
   };
-  return Object.freeze({
+  const bridged = Object.freeze({
     description,
     // A mutable copy: the SDK and its providers may transform a schema; ours stays frozen.
     inputSchema: jsonSchema(structuredClone(parameters ?? AI_SDK_EMPTY_OBJECT_SCHEMA) as object),
     execute,
     toModelOutput,
-  }) as AiSdkTool;
+  });
+  aiSdkRepairs.serve(bridged, repairs);
+  return bridged as AiSdkTool;
 }
 
 /**

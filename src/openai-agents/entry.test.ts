@@ -5,7 +5,11 @@
 import { describe, expect, test, vi } from "vitest";
 import { importOpenAIAgents } from "./openai-agents-module.ts";
 
-const ENTRY_EXPORTS = ["OPENAI_AGENTS_EMPTY_OBJECT_SCHEMA", "toOpenAIAgentsTools"];
+const ENTRY_EXPORTS = [
+  "OPENAI_AGENTS_EMPTY_OBJECT_SCHEMA",
+  "repairOpenAIAgentsModel",
+  "toOpenAIAgentsTools",
+];
 
 describe("toolbound/openai-agents", () => {
   test("exports exactly the pinned runtime names", async () => {

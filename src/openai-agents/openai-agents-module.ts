@@ -11,7 +11,7 @@
 // version.
 // biome-ignore lint/suspicious/noTsIgnore: @ts-expect-error would fail wherever the SDK is installed.
 // @ts-ignore
-import type { tool as AgentsTool, FunctionTool, JsonObjectSchema } from "@openai/agents-core";
+import type * as AgentsCore from "@openai/agents-core";
 
 /**
  * A JSON Schema object as the SDK's `tool()` takes it for `parameters`.
@@ -19,7 +19,9 @@ import type { tool as AgentsTool, FunctionTool, JsonObjectSchema } from "@openai
  * @example
  * const parameters = { type: "object", properties: {}, required: [], additionalProperties: false } as OpenAIAgentsJsonSchema;
  */
-export type OpenAIAgentsJsonSchema = JsonObjectSchema<Record<string, Record<string, unknown>>>;
+export type OpenAIAgentsJsonSchema = AgentsCore.JsonObjectSchema<
+  Record<string, Record<string, unknown>>
+>;
 
 /**
  * A function tool made by the SDK's `tool()` with a JSON Schema and a string result.
@@ -27,7 +29,19 @@ export type OpenAIAgentsJsonSchema = JsonObjectSchema<Record<string, Record<stri
  * @example
  * const [echo]: OpenAIAgentsFunctionTool[] = await toOpenAIAgentsTools(registry);
  */
-export type OpenAIAgentsFunctionTool = FunctionTool<unknown, OpenAIAgentsJsonSchema, string>;
+export type OpenAIAgentsFunctionTool = AgentsCore.FunctionTool<
+  unknown,
+  OpenAIAgentsJsonSchema,
+  string
+>;
+
+/**
+ * The SDK's `Model` interface: what an `Agent` asks for each turn.
+ *
+ * @example
+ * const model: OpenAIAgentsModel = repairOpenAIAgentsModel(new OpenAIResponsesModel(client, "gpt-5"), tools);
+ */
+export type OpenAIAgentsModel = AgentsCore.Model;
 
 /**
  * The SDK's `tool(options)` function.
@@ -35,7 +49,7 @@ export type OpenAIAgentsFunctionTool = FunctionTool<unknown, OpenAIAgentsJsonSch
  * @example
  * const { tool }: { tool: OpenAIAgentsToolFactory } = await loadOpenAIAgents();
  */
-export type OpenAIAgentsToolFactory = typeof AgentsTool;
+export type OpenAIAgentsToolFactory = typeof AgentsCore.tool;
 
 /**
  * What the adapter takes from the SDK.

@@ -12,7 +12,9 @@ import {
   executeToolCall,
   type ToolCallOptions,
   ToolRegistry,
+  toolCallWithInvalidArguments,
 } from "../../course/src/index.ts";
+import { takeRepair } from "../frameworks/pending-repairs.ts";
 import { dropNullOptionals, SchemaToolError, toOpenAIStrictSchema } from "../schema/index.ts";
 import {
   loadOpenAIAgents,
@@ -20,6 +22,7 @@ import {
   type OpenAIAgentsJsonSchema,
   type OpenAIAgentsToolFactory,
 } from "./openai-agents-module.ts";
+import { openAIAgentsRepairs } from "./repair-openai-agents-model.ts";
 
 /**
  * The `parameters` a function tool gets when ours has none: any object. The
@@ -93,13 +96,19 @@ function bridge(
   const schema = parameters ?? OPENAI_AGENTS_EMPTY_OBJECT_SCHEMA;
   const strictSchema = wantStrict ? strictSchemaOf(schema, name) : undefined;
   const strict = strictSchema !== undefined;
+  // The calls repairOpenAIAgentsModel repaired for this Tool: our parser's reason, by call id.
+  const repairs = new Map<string, string>();
   const execute = async (input: unknown, _context: unknown, details?: CallDetails) => {
     // Each field read once: a getter could answer differently the second time.
     const { toolCall, signal } = details ?? {};
     const callId = toolCall?.callId;
+    const refused = takeRepair(repairs, callId);
     // Strict mode makes every field required: the model sends null for one it leaves out.
     const args = strict ? dropNullOptionals(input as CourseJsonValue, schema) : input;
-    const call = { type: "toolCall", id: callId, name, arguments: args } as CourseToolCall;
+    const call =
+      refused === undefined
+        ? ({ type: "toolCall", id: callId, name, arguments: args } as CourseToolCall)
+        : toolCallWithInvalidArguments({ id: callId as string, name }, refused);
     const result = await executeToolCall(
       registry,
       call,
@@ -109,7 +118,7 @@ function bridge(
     // Successes and error results alike: the model reads our content, never the SDK's error text.
     return result.content;
   };
-  return tool({
+  const made = tool({
     name,
     description,
     // A mutable copy: the SDK may transform a schema; ours stays frozen.
@@ -120,6 +129,8 @@ function bridge(
     // malformed call) fails the run instead of becoming the SDK's generic error text.
     errorFunction: null,
   } as Parameters<OpenAIAgentsToolFactory>[0]) as OpenAIAgentsFunctionTool;
+  openAIAgentsRepairs.serve(made, repairs);
+  return made;
 }
 
 /**

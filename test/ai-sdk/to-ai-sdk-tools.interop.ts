@@ -174,7 +174,9 @@ describe.each(["generateText", "streamText"] as const satisfies readonly Loop[])
             controller.abort(reason);
           }),
       );
-      const run = await runLoop(loop, tools, [call("call-1", { text: "x" })], controller.signal);
+      const run = await runLoop(loop, tools, [call("call-1", { text: "x" })], {
+        abortSignal: controller.signal,
+      });
       expect(sawAbort).toBe(true);
       expect(run.calls).toHaveLength(1);
       expect(run.text).toBeUndefined();

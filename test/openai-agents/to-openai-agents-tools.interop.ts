@@ -167,7 +167,9 @@ describe.each(["run", "streamed run"] as const satisfies readonly Mode[])(
             controller.abort(reason);
           }),
       );
-      const run = await runAgent(mode, tools, [call("call-1", { text: "x" })], controller.signal);
+      const run = await runAgent(mode, tools, [call("call-1", { text: "x" })], {
+        signal: controller.signal,
+      });
       expect(sawAbort).toBe(true);
       expect(run.calls).toHaveLength(1);
       expect(run.finalOutput).toBeUndefined();

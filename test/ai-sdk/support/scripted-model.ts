@@ -5,7 +5,13 @@
  * for `streamText`. Tests read what the SDK sent the model in its next call.
  */
 
-import { generateText, isStepCount, streamText, type ToolSet } from "ai";
+import {
+  generateText,
+  isStepCount,
+  streamText,
+  type ToolCallRepairFunction,
+  type ToolSet,
+} from "ai";
 import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
 
 /** One call the model asks for: its id, the Tool's name and the raw JSON text of the arguments. */
@@ -80,6 +86,12 @@ export interface LoopRun {
   readonly partTypes: readonly string[];
 }
 
+/** What a run passes to the loop besides the model, the tools and the prompt. */
+export interface LoopSettings {
+  readonly abortSignal?: AbortSignal;
+  readonly repairToolCall?: ToolCallRepairFunction<ToolSet>;
+}
+
 /**
  * Runs `loop` with `tools` against a model that answers step 1 with `calls`
  * (all in one step) and step 2 with the text "done"; at most three steps.
@@ -93,7 +105,7 @@ export async function runLoop(
   loop: Loop,
   tools: ToolSet,
   calls: readonly ScriptedCall[],
-  abortSignal?: AbortSignal,
+  { abortSignal, repairToolCall }: LoopSettings = {},
 ): Promise<LoopRun> {
   const turns = [calls, []];
   const model = new MockLanguageModelV4({
@@ -106,6 +118,7 @@ export async function runLoop(
     prompt: "go",
     stopWhen: isStepCount(3),
     ...(abortSignal === undefined ? {} : { abortSignal }),
+    ...(repairToolCall === undefined ? {} : { repairToolCall }),
   };
   if (loop === "generateText") {
     try {

@@ -8,6 +8,7 @@
 import {
   Agent,
   type AgentInputItem,
+  type Model,
   type ModelRequest,
   type RunItem,
   Runner,
@@ -52,6 +53,13 @@ export interface AgentsRun {
 // Tracing off: no span processor runs, nothing is exported anywhere.
 const runner = new Runner({ tracingDisabled: true });
 
+/** What a run passes besides the tools and the calls. */
+export interface RunSettings {
+  readonly signal?: AbortSignal;
+  /** Wraps the scripted model before the agent gets it. */
+  readonly wrapModel?: (model: Model) => Model;
+}
+
 /**
  * Runs an agent with `tools` whose model asks for `calls` in one turn, then
  * says "done". A rejection (or a failed stream) is returned as `error`.
@@ -64,13 +72,18 @@ export async function runAgent(
   mode: Mode,
   tools: Tool[],
   calls: readonly ScriptedCall[],
-  signal?: AbortSignal,
+  { signal, wrapModel }: RunSettings = {},
 ): Promise<AgentsRun> {
   const model = new ScriptedModel([
     calls.map((one) => functionCall(one.name, one.args, { callId: one.id })),
     [assistantMessage("done")],
   ]);
-  const agent = new Agent({ name: "Scripted", instructions: "Use the tools.", model, tools });
+  const agent = new Agent({
+    name: "Scripted",
+    instructions: "Use the tools.",
+    model: wrapModel === undefined ? model : wrapModel(model),
+    tools,
+  });
   const options = signal === undefined ? {} : { signal };
   const failed = (error: unknown, cancelled: boolean): AgentsRun => ({
     calls: model.calls,

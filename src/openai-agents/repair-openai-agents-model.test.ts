@@ -1,0 +1,172 @@
+import { describe, expect, test, vi } from "vitest";
+import { defineTool, ToolRegistry } from "../../course/src/index.ts";
+import { MAX_PENDING_REPAIRS } from "../frameworks/pending-repairs.ts";
+
+interface MadeTool {
+  readonly name: string;
+  readonly execute: (input: unknown, context?: unknown, details?: object) => Promise<string>;
+}
+
+// A stand-in for the SDK's tool(): the made tool keeps the options it was given.
+vi.mock("./openai-agents-module.ts", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("./openai-agents-module.ts")>()),
+  loadOpenAIAgents: async () => ({
+    tool: (options: MadeTool) => ({ ...options, type: "function" }),
+  }),
+}));
+
+const { repairOpenAIAgentsModel, toOpenAIAgentsTools } = await import("./index.ts");
+
+async function echoTools() {
+  const execute = vi.fn(async ({ text }: { text: string }) => `echo: ${text}`);
+  const registry = new ToolRegistry([
+    defineTool({
+      name: "echo",
+      description: "Repeat the text.",
+      validate: (input) => {
+        const text = (input as { text?: unknown }).text;
+        return typeof text === "string"
+          ? { ok: true, value: { text } }
+          : { ok: false, error: "text must be a string" };
+      },
+      execute,
+    }),
+  ]);
+  const tools = (await toOpenAIAgentsTools(registry)) as unknown as MadeTool[];
+  const echo = tools[0] as MadeTool;
+  /** What the runner would do with a call item: run the tool on its parsed arguments. */
+  const runItem = (item: { callId: string; arguments: string }) =>
+    echo.execute(JSON.parse(item.arguments), undefined, { toolCall: { callId: item.callId } });
+  return { tools, execute, runItem };
+}
+
+const functionCall = (args: string, callId = "call-1", name = "echo") => ({
+  type: "function_call" as const,
+  callId,
+  name,
+  arguments: args,
+});
+
+/** A model answering every request with `output`, plain and as a stream. */
+function fixedModel(output: unknown[]) {
+  const response = { usage: {}, output, responseId: "resp-1" };
+  return {
+    response,
+    model: {
+      getResponse: vi.fn(async () => response),
+      async *getStreamedResponse() {
+        yield { type: "output_text_delta", delta: "…" };
+        yield { type: "response_done", response: { id: "resp-1", usage: {}, output } };
+      },
+      getRetryAdvice: vi.fn(() => ({ suggested: false })),
+    },
+  };
+}
+
+type Wrapped = ReturnType<typeof repairOpenAIAgentsModel>;
+type Item = { callId: string; arguments: string };
+
+async function outputOf(wrapped: Wrapped, streamed: boolean): Promise<Item[]> {
+  if (!streamed) return (await wrapped.getResponse({} as never)).output as Item[];
+  let output: Item[] = [];
+  for await (const event of wrapped.getStreamedResponse({} as never)) {
+    if (event.type === "response_done") output = event.response.output as Item[];
+  }
+  return output;
+}
+
+describe.each([false, true])("repairOpenAIAgentsModel (streamed: %s)", (streamed) => {
+  test("a call of ours with text our parser refuses: {} for the runner, our reason from the Tool", async () => {
+    const { tools, execute, runItem } = await echoTools();
+    const { model } = fixedModel([functionCall('{"text":')]);
+    const [item] = await outputOf(repairOpenAIAgentsModel(model as never, tools), streamed);
+    expect(item).toEqual(functionCall("{}"));
+    expect(JSON.parse(await runItem(item as Item))).toEqual({
+      error: {
+        code: "TOOL_ARGUMENTS_INVALID",
+        message: "arguments are not valid JSON at position 8: unexpected end of input",
+      },
+    });
+    expect(execute).not.toHaveBeenCalled();
+    // The record answered that call only: the same id again is an ordinary call.
+    await expect(runItem({ callId: "call-1", arguments: '{"text":"hi"}' })).resolves.toBe(
+      JSON.stringify("echo: hi"),
+    );
+  });
+
+  test("a response with nothing to repair is passed on as the very same output", async () => {
+    const { tools } = await echoTools();
+    const output = [functionCall('{"text":"hi"}'), { type: "message", content: [] }];
+    const { model } = fixedModel(output);
+    expect(await outputOf(repairOpenAIAgentsModel(model as never, tools), streamed)).toBe(output);
+  });
+
+  test.each([
+    ["a tool name not among the tools", functionCall("nope", "call-1", "other")],
+    ["a namespaced call", { ...functionCall("nope"), namespace: "files" }],
+    ["a call id that is not a string", { ...functionCall("nope"), callId: 7 }],
+    ["arguments that are not a string", { ...functionCall(""), arguments: { text: "hi" } }],
+    ["an item that is not a function call", { type: "message", content: "nope" }],
+  ])("leaves %s as it is", async (_label, item) => {
+    const { tools } = await echoTools();
+    const { model } = fixedModel([item]);
+    const [seen] = await outputOf(repairOpenAIAgentsModel(model as never, tools), streamed);
+    expect(seen).toBe(item);
+  });
+
+  test("never runs a getter on an item: a getter-defined field leaves the item alone", async () => {
+    const { tools } = await echoTools();
+    let reads = 0;
+    const item = functionCall("nope");
+    Object.defineProperty(item, "arguments", {
+      get: () => {
+        reads += 1;
+        return "nope";
+      },
+    });
+    const { model } = fixedModel([item]);
+    const [seen] = await outputOf(repairOpenAIAgentsModel(model as never, tools), streamed);
+    expect(seen).toBe(item);
+    expect(reads).toBe(0);
+  });
+});
+
+describe("repairOpenAIAgentsModel", () => {
+  test("serves only the tools toOpenAIAgentsTools made, among those it is given", async () => {
+    const { tools } = await echoTools();
+    const lookalike = { ...tools[0], type: "function" };
+    const { model } = fixedModel([functionCall("nope")]);
+    const wrapped = repairOpenAIAgentsModel(model as never, [lookalike]);
+    expect(await outputOf(wrapped, false)).toEqual([functionCall("nope")]);
+  });
+
+  test(`holds at most ${MAX_PENDING_REPAIRS} calls that have not run, then leaves new ones alone`, async () => {
+    const { tools } = await echoTools();
+    const calls = Array.from({ length: MAX_PENDING_REPAIRS + 1 }, (_, index) =>
+      functionCall("nope", `call-${index}`),
+    );
+    const { model } = fixedModel(calls);
+    const output = await outputOf(repairOpenAIAgentsModel(model as never, tools), false);
+    expect(output.filter((item) => item.arguments === "{}")).toHaveLength(MAX_PENDING_REPAIRS);
+    expect(output.at(-1)).toBe(calls.at(-1));
+  });
+
+  test("passes retry advice and prompt model selection through to the model", async () => {
+    const { tools } = await echoTools();
+    const { model } = fixedModel([]);
+    const selecting = Object.assign(model, { supportsPromptModelSelection: true });
+    const wrapped = repairOpenAIAgentsModel(selecting as never, tools);
+    expect(wrapped.supportsPromptModelSelection).toBe(true);
+    expect(await wrapped.getRetryAdvice?.({ attempt: 1 } as never)).toEqual({ suggested: false });
+    expect(model.getRetryAdvice).toHaveBeenCalledWith({ attempt: 1 });
+  });
+
+  test.each([
+    ["a model without getStreamedResponse", { getResponse: async () => ({}) }, [], "Model"],
+    ["null as the model", null, [], "Model"],
+    ["tools that are not an array", fixedModel([]).model, { echo: {} }, "array"],
+  ])("refuses %s with a TypeError", (_label, model, tools, word) => {
+    expect(() => repairOpenAIAgentsModel(model as never, tools as never)).toThrow(TypeError);
+    expect(() => repairOpenAIAgentsModel(model as never, tools as never)).toThrow(word);
+  });
+});

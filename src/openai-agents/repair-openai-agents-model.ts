@@ -1,0 +1,154 @@
+/**
+ * A model wrapper for OpenAI Agents that lets our boundary answer argument
+ * text the SDK's runner would refuse itself: the runner parses a function
+ * call's arguments before any tool sees them and answers text that is not JSON
+ * with its own fixed message, so our `TOOL_ARGUMENTS_INVALID` reason has to
+ * be put in place before the runner reads the model's response.
+ */
+
+import { isProxy } from "../../course/src/intrinsics.ts";
+import { PendingRepairs } from "../frameworks/pending-repairs.ts";
+import { parseToolArguments } from "../providers/argument-limits.ts";
+import type { OpenAIAgentsModel } from "./openai-agents-module.ts";
+
+/**
+ * The bridged Tools of `toOpenAIAgentsTools`, the only ones the wrapper
+ * serves, each with the reasons our parser gave for its repaired calls.
+ */
+export const openAIAgentsRepairs = new PendingRepairs<string>();
+
+type ModelRequest = Parameters<OpenAIAgentsModel["getResponse"]>[0];
+type ModelResponse = Awaited<ReturnType<OpenAIAgentsModel["getResponse"]>>;
+type RetryAdviceRequest = Parameters<NonNullable<OpenAIAgentsModel["getRetryAdvice"]>>[0];
+type StreamEvent =
+  ReturnType<OpenAIAgentsModel["getStreamedResponse"]> extends AsyncIterable<infer E> ? E : never;
+
+/** An own data property's value: a getter on an item is never run. */
+function ownValue(holder: object, key: string): unknown {
+  const descriptor = Object.getOwnPropertyDescriptor(holder, key);
+  return descriptor !== undefined && "value" in descriptor ? descriptor.value : undefined;
+}
+
+/** Our bridged Tools among `tools`, by the name the model calls them. */
+function servedByName(tools: readonly unknown[]): ReadonlyMap<string, object> {
+  const byName = new Map<string, object>();
+  for (const tool of tools) {
+    if (!openAIAgentsRepairs.serves(tool)) continue;
+    const name = ownValue(tool as object, "name");
+    if (typeof name === "string") byName.set(name, tool as object);
+  }
+  return byName;
+}
+
+/**
+ * The item as the runner should see it: a function call of one of our Tools
+ * whose text our parser refuses becomes the same call with `{}` arguments,
+ * our reason kept for the Tool's `execute`; every other item is itself.
+ */
+function repairItem(item: unknown, byName: ReadonlyMap<string, object>): unknown {
+  if (typeof item !== "object" || item === null || isProxy(item)) return item;
+  // A namespaced call is not one of ours: toolNamespace() copies a tool, and the copy is not served.
+  if (ownValue(item, "type") !== "function_call" || ownValue(item, "namespace") !== undefined) {
+    return item;
+  }
+  const name = ownValue(item, "name");
+  const callId = ownValue(item, "callId");
+  const text = ownValue(item, "arguments");
+  if (typeof name !== "string" || typeof callId !== "string" || typeof text !== "string") {
+    return item;
+  }
+  const tool = byName.get(name);
+  if (tool === undefined) return item;
+  const parsed = parseToolArguments(text);
+  if (parsed.ok || !openAIAgentsRepairs.hold(tool, callId, parsed.reason)) return item;
+  return { ...item, arguments: "{}" };
+}
+
+/** The output list with each item repaired; the very list when nothing changed. */
+function repairOutput<T>(output: T, byName: ReadonlyMap<string, object>): T {
+  if (!Array.isArray(output) || isProxy(output)) return output;
+  let repaired: unknown[] | undefined;
+  for (let index = 0; index < output.length; index += 1) {
+    const item: unknown = output[index];
+    const fixed = repairItem(item, byName);
+    if (fixed === item) continue;
+    repaired ??= output.slice();
+    repaired[index] = fixed;
+  }
+  return (repaired ?? output) as T;
+}
+
+function checkModel(model: unknown): asserts model is OpenAIAgentsModel {
+  const methods = ["getResponse", "getStreamedResponse"];
+  if (
+    typeof model !== "object" ||
+    model === null ||
+    methods.some((method) => typeof (model as Record<string, unknown>)[method] !== "function")
+  ) {
+    throw new TypeError(
+      "repairOpenAIAgentsModel needs a Model object (one with getResponse and getStreamedResponse)",
+    );
+  }
+}
+
+/**
+ * Wraps an OpenAI Agents `Model` so that argument text the SDK's runner would
+ * refuse with its own message reaches our boundary instead: in each response
+ * (`getResponse`, and the `response_done` event of `getStreamedResponse`), a
+ * function call of one of `tools` made by `toOpenAIAgentsTools` whose
+ * argument text toolbound's bounded parser refuses (not JSON, longer than
+ * 1,000,000 characters, deeper than 64, duplicate keys, not an object) is
+ * handed to the runner with `{}` as its arguments, and the Tool answers it
+ * with our `TOOL_ARGUMENTS_INVALID` result and the parser's reason (which
+ * never quotes the text), without running. Every other item, event and method
+ * passes through unchanged; a Tool already holding 1,000 repaired calls that
+ * have not run is left to the SDK's own handling. `tools` is read now: pass
+ * the same list the Agent gets. Throws a TypeError for a `model` without
+ * `getResponse` and `getStreamedResponse`, or `tools` that is not an array.
+ *
+ * @example
+ * const tools = await toOpenAIAgentsTools(registry);
+ * const agent = new Agent({
+ *   name: "Assistant",
+ *   model: repairOpenAIAgentsModel(new OpenAIResponsesModel(new OpenAI(), "gpt-5"), tools),
+ *   tools,
+ * });
+ */
+export function repairOpenAIAgentsModel(
+  model: OpenAIAgentsModel,
+  tools: readonly unknown[],
+): OpenAIAgentsModel {
+  checkModel(model);
+  if (!Array.isArray(tools)) {
+    throw new TypeError("repairOpenAIAgentsModel needs the Agent's tools as an array");
+  }
+  const byName = servedByName(tools);
+  const wrapped: OpenAIAgentsModel = {
+    async getResponse(request: ModelRequest): Promise<ModelResponse> {
+      const response = await model.getResponse(request);
+      const output = repairOutput(response.output, byName);
+      return output === response.output ? response : { ...response, output };
+    },
+    async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
+      for await (const event of model.getStreamedResponse(request)) {
+        // The runner takes a turn's items from its response_done event alone.
+        if (event.type !== "response_done") {
+          yield event;
+          continue;
+        }
+        const output = repairOutput(event.response.output, byName);
+        yield output === event.response.output
+          ? event
+          : { ...event, response: { ...event.response, output } };
+      }
+    },
+  };
+  const { getRetryAdvice, supportsPromptModelSelection } = model;
+  if (typeof getRetryAdvice === "function") {
+    wrapped.getRetryAdvice = (args: RetryAdviceRequest) => getRetryAdvice.call(model, args);
+  }
+  if (supportsPromptModelSelection !== undefined) {
+    return { ...wrapped, supportsPromptModelSelection };
+  }
+  return wrapped;
+}

@@ -1,0 +1,158 @@
+/**
+ * Argument text the AI SDK cannot parse, inside its own loops (`ai` 7.0.173):
+ * without a repair hook the SDK answers the call with a parse error that
+ * quotes the whole text into the next prompt; with `repairAiSdkToolCall` the
+ * text reaches our bounded parser and the model reads our short
+ * `TOOL_ARGUMENTS_INVALID` reason. Every assertion reads what the model
+ * received on its next call.
+ */
+
+import { jsonSchema, type ToolSet, tool } from "ai";
+import { describe, expect, test, vi } from "vitest";
+import { defineTool, ToolRegistry } from "../../course/src/index.ts";
+import { repairAiSdkToolCall, toAiSdkTools } from "../../src/ai-sdk/index.ts";
+import {
+  call,
+  type Loop,
+  type ModelCallOptions,
+  runLoop,
+  toolOutputs,
+} from "./support/scripted-model.ts";
+
+type Echo = { text: string };
+
+async function echoTools() {
+  const execute = vi.fn(async ({ text }: Echo) => ({ echoed: text }));
+  const registry = new ToolRegistry([
+    defineTool<Echo, unknown>({
+      name: "echo",
+      description: "Repeat the text.",
+      validate: (input) => {
+        const text = (input as { text?: unknown }).text;
+        return typeof text === "string"
+          ? { ok: true, value: { text } }
+          : { ok: false, error: "text must be a string" };
+      },
+      execute,
+      parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+    }),
+  ]);
+  const tools: ToolSet = await toAiSdkTools(registry);
+  return { tools, execute };
+}
+
+/** Argument text of `length` characters that is not JSON: an object cut off inside a string. */
+const brokenText = (length: number) => `{"text":"${"x".repeat(length - 9)}`;
+
+/** How many characters the SDK sent the model in one call, prompt and all. */
+const promptLength = (options: ModelCallOptions | undefined) =>
+  JSON.stringify(options?.prompt).length;
+
+const invalid = (message: string) =>
+  JSON.stringify({ error: { code: "TOOL_ARGUMENTS_INVALID", message } });
+
+describe.each(["generateText", "streamText"] as const satisfies readonly Loop[])(
+  "argument text that is not JSON, in the AI SDK's %s",
+  (loop) => {
+    test("without the repair hook the SDK quotes all 100,000 characters back to the model", async () => {
+      const { tools, execute } = await echoTools();
+      const run = await runLoop(loop, tools, [call("call-1", brokenText(100_000))]);
+      expect(execute).not.toHaveBeenCalled();
+      const [seen] = toolOutputs(run.calls[1]);
+      expect(seen).toMatchObject({ toolCallId: "call-1", type: "error-text" });
+      // What the repair hook exists to prevent: the SDK's error text holds the whole input.
+      expect(String(seen?.value).length).toBeGreaterThan(100_000);
+    });
+
+    test("with repairAiSdkToolCall the Tool never runs and the model reads our bounded reason", async () => {
+      const { tools, execute } = await echoTools();
+      const run = await runLoop(loop, tools, [call("call-1", brokenText(100_000))], {
+        repairToolCall: repairAiSdkToolCall,
+      });
+      expect(execute).not.toHaveBeenCalled();
+      expect(toolOutputs(run.calls[1])).toEqual([
+        {
+          toolCallId: "call-1",
+          type: "error-text",
+          value: invalid(
+            "arguments are not valid JSON at position 100000: unexpected end of input",
+          ),
+        },
+      ]);
+      // The whole second prompt, the repaired call's `{}` input included, stays small.
+      expect(promptLength(run.calls[1])).toBeLessThan(1_000);
+      expect(run.text).toBe("done");
+    });
+
+    test("text past the parser's length limit is refused before it is read", async () => {
+      const { tools, execute } = await echoTools();
+      const run = await runLoop(loop, tools, [call("call-1", brokenText(1_000_001))], {
+        repairToolCall: repairAiSdkToolCall,
+      });
+      expect(execute).not.toHaveBeenCalled();
+      const [seen] = toolOutputs(run.calls[1]);
+      expect(JSON.parse(String(seen?.value))).toMatchObject({
+        error: { code: "TOOL_ARGUMENTS_INVALID" },
+      });
+      expect(String(seen?.value)).toContain("1000000");
+      expect(promptLength(run.calls[1])).toBeLessThan(1_000);
+    });
+
+    test("a __proto__ key the SDK's parser refuses reaches our validator as an ordinary key", async () => {
+      const { tools, execute } = await echoTools();
+      const text = '{"__proto__":{"polluted":true},"text":"hi"}';
+      const run = await runLoop(loop, tools, [call("call-1", text)], {
+        repairToolCall: repairAiSdkToolCall,
+      });
+      expect(execute).toHaveBeenCalledTimes(1);
+      expect(execute.mock.calls[0]?.[0]).toEqual({ text: "hi" });
+      expect(toolOutputs(run.calls[1])).toEqual([
+        { toolCallId: "call-1", type: "text", value: '{"echoed":"hi"}' },
+      ]);
+      expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+    });
+
+    test("a broken call beside good ones: only the good ones run, results in call order", async () => {
+      const { tools, execute } = await echoTools();
+      const run = await runLoop(
+        loop,
+        tools,
+        [
+          call("call-a", { text: "first" }),
+          call("call-b", '{"text":'),
+          call("call-c", { text: "third" }),
+        ],
+        { repairToolCall: repairAiSdkToolCall },
+      );
+      expect(execute).toHaveBeenCalledTimes(2);
+      expect(toolOutputs(run.calls[1])).toEqual([
+        { toolCallId: "call-a", type: "text", value: '{"echoed":"first"}' },
+        {
+          toolCallId: "call-b",
+          type: "error-text",
+          value: invalid("arguments are not valid JSON at position 8: unexpected end of input"),
+        },
+        { toolCallId: "call-c", type: "text", value: '{"echoed":"third"}' },
+      ]);
+    });
+
+    test("a tool of the SDK's own in the same ToolSet keeps the SDK's handling", async () => {
+      const { tools } = await echoTools();
+      const native = vi.fn(async () => "native ran");
+      const mixed: ToolSet = {
+        ...tools,
+        native: tool({ inputSchema: jsonSchema({ type: "object" }), execute: native }),
+      };
+      const repair = vi.fn(repairAiSdkToolCall);
+      const run = await runLoop(loop, mixed, [call("call-1", "not json", "native")], {
+        repairToolCall: repair,
+      });
+      expect(repair).toHaveBeenCalledTimes(1);
+      await expect(repair.mock.results[0]?.value).resolves.toBeNull();
+      expect(native).not.toHaveBeenCalled();
+      const [seen] = toolOutputs(run.calls[1]);
+      expect(seen).toMatchObject({ toolCallId: "call-1", type: "error-text" });
+      expect(String(seen?.value)).not.toContain("TOOL_ARGUMENTS_INVALID");
+    });
+  },
+);
