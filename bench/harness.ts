@@ -68,7 +68,13 @@ export function progress(line: string): void {
   process.stderr.write(`[${seconds.padStart(5)} s] ${line}\n`);
 }
 
-function median(values: readonly number[]): number {
+/**
+ * The median of `values`; throws for none.
+ *
+ * @example
+ * median([3, 1, 2]); // 2
+ */
+export function median(values: readonly number[]): number {
   if (values.length === 0) throw new Error("median of nothing");
   const sorted = [...values].sort((left, right) => left - right);
   const middle = sorted.length >> 1;
@@ -145,6 +151,33 @@ export async function measureGroup(
     });
   }
   return figures;
+}
+
+/**
+ * The median across rounds of each round's own ratio `numerator(round) /
+ * denominator(round)`, from the per-round figures of one group: the tasks of a
+ * round ran next to each other, so load that drifts between rounds cancels
+ * out of each round's ratio.
+ *
+ * @example
+ * pairedRatio(figures, (at) => at("ours"), (at) => at("native"));
+ */
+export function pairedRatio(
+  figures: ReadonlyMap<string, Measured>,
+  numerator: (at: (name: string) => number) => number,
+  denominator: (at: (name: string) => number) => number,
+): number {
+  const rounds = [...figures.values()][0]?.roundNs.length ?? 0;
+  const ratios: number[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const at = (name: string): number => {
+      const value = figureOf(figures, name).roundNs[round];
+      if (value === undefined) throw new Error(`no round ${round + 1} for ${name}`);
+      return value;
+    };
+    ratios.push(numerator(at) / denominator(at));
+  }
+  return median(ratios);
 }
 
 /**

@@ -129,7 +129,7 @@ export function runInfo(suite: string, startedAt: number): RunInfo {
     platform: `${process.platform} ${process.arch}`,
     cpuCount: cpus().length,
     statistic:
-      "median across rounds of each round's median tinybench sample, per operation; ratios use those medians",
+      "median across rounds of each round's median tinybench sample, per operation; ratios use those medians unless their row says otherwise",
     durationSeconds: Math.round((performance.now() - startedAt) / 100) / 10,
   };
 }
