@@ -48,7 +48,7 @@ export function structuredMarker(
 
 /**
  * The bracketed marker of a cut top-level string, for example
- * `[Tool output truncated: 49950 of 183211 characters kept]`. Characters are
+ * `[Tool output truncated: 49942 of 183211 characters kept]`. Characters are
  * the string's UTF-16 code units, as its `length` counts them.
  */
 export function textMarker(
