@@ -20,6 +20,7 @@ const ENTRY_EXPORTS = [
   "AI_SDK_MAX_PENDING_REPAIRS",
   "AiSdkRunStop",
   "AiSdkToolResultError",
+  "AiSdkUnknownToolError",
   "fromAiSdkTool",
   "readAiSdkInputSchema",
   "repairAiSdkToolCall",

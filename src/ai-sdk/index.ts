@@ -13,7 +13,11 @@ export { readAiSdkInputSchema } from "./ai-sdk-input-schema.ts";
 export type { AiSdkJsonSchema, AiSdkModule, AiSdkTool, AiSdkToolSet } from "./ai-sdk-module.ts";
 export type { AiSdkToolLike } from "./from-ai-sdk-tool.ts";
 export { fromAiSdkTool } from "./from-ai-sdk-tool.ts";
-export { AI_SDK_MAX_PENDING_REPAIRS, repairAiSdkToolCall } from "./repair-ai-sdk-tool-call.ts";
+export {
+  AI_SDK_MAX_PENDING_REPAIRS,
+  AiSdkUnknownToolError,
+  repairAiSdkToolCall,
+} from "./repair-ai-sdk-tool-call.ts";
 export {
   AI_SDK_EMPTY_OBJECT_SCHEMA,
   AiSdkRunStop,

@@ -1,6 +1,11 @@
 import { describe, expect, test, vi } from "vitest";
 import { defineTool, ToolRegistry } from "../../course/src/index.ts";
-import { AI_SDK_MAX_PENDING_REPAIRS, repairAiSdkToolCall } from "./repair-ai-sdk-tool-call.ts";
+import { REPAIR_KEY, UNHELD_REPAIR_REASON } from "../frameworks/pending-repairs.ts";
+import {
+  AI_SDK_MAX_PENDING_REPAIRS,
+  AiSdkUnknownToolError,
+  repairAiSdkToolCall,
+} from "./repair-ai-sdk-tool-call.ts";
 import { AiSdkToolResultError, buildAiSdkTools } from "./to-ai-sdk-tools.ts";
 
 type Execute = (input: unknown, options: object) => Promise<unknown>;
@@ -48,70 +53,143 @@ async function errorText(pending: Promise<unknown>): Promise<string> {
   return (thrown as AiSdkToolResultError).message;
 }
 
+/** Repairs `toolCall` and returns the input the SDK would then hand the Tool. */
+async function repairedInput(tools: object, toolCall: object): Promise<unknown> {
+  const repaired = await repairAiSdkToolCall({ toolCall, tools, error: invalidInput() });
+  expect(repaired).not.toBeNull();
+  return JSON.parse((repaired as { input: string }).input);
+}
+
+const refusal = (message: string) =>
+  JSON.stringify({ error: { code: "TOOL_ARGUMENTS_INVALID", message } });
+
 describe("repairAiSdkToolCall", () => {
-  test("hands the SDK the same call with {} as its input, leaving the model's call as it was", async () => {
+  test("hands the SDK the same call with a fresh token as its input, leaving the model's call as it was", async () => {
     const { tools } = bridgedTools();
     const original = modelCall('{"text":');
-    const repaired = await repairAiSdkToolCall({
-      toolCall: original,
-      tools,
-      error: invalidInput(),
-    });
-    expect(repaired).toEqual({ ...original, input: "{}" });
+    const first = await repairAiSdkToolCall({ toolCall: original, tools, error: invalidInput() });
+    const second = await repairAiSdkToolCall({ toolCall: original, tools, error: invalidInput() });
+    expect(first).toEqual({ ...original, input: expect.any(String) });
+    const token = (JSON.parse((first as { input: string }).input) as Record<string, unknown>)[
+      REPAIR_KEY
+    ];
+    expect(token).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(second?.input).not.toBe(first?.input);
     expect(original.input).toBe('{"text":');
   });
 
   test("the repaired call answers with our parser's reason, and the Tool never runs", async () => {
     const { tools, execute, run } = bridgedTools();
-    await repairAiSdkToolCall({ toolCall: modelCall('{"text":'), tools, error: invalidInput() });
-    const text = await errorText(run({}, { toolCallId: "call-1" }));
-    expect(JSON.parse(text)).toEqual({
-      error: {
-        code: "TOOL_ARGUMENTS_INVALID",
-        message: "arguments are not valid JSON at position 8: unexpected end of input",
-      },
-    });
+    const input = await repairedInput(tools, modelCall('{"text":'));
+    expect(await errorText(run(input, { toolCallId: "call-1" }))).toBe(
+      refusal("arguments are not valid JSON at position 8: unexpected end of input"),
+    );
     expect(execute).not.toHaveBeenCalled();
   });
 
-  test("text our parser accepts runs with what it parsed, not with the {} the SDK passes", async () => {
+  test("text our parser accepts runs with what it parsed, not with the stand-in input", async () => {
     const { tools, execute, run } = bridgedTools();
-    const text = '{"__proto__":{"x":1},"text":"hi"}';
-    await repairAiSdkToolCall({ toolCall: modelCall(text), tools, error: invalidInput() });
-    await expect(run({}, { toolCallId: "call-1" })).resolves.toBe(JSON.stringify("echo: hi"));
+    const input = await repairedInput(tools, modelCall('{"__proto__":{"x":1},"text":"hi"}'));
+    await expect(run(input, { toolCallId: "call-1" })).resolves.toBe(JSON.stringify("echo: hi"));
     expect(execute).toHaveBeenCalledTimes(1);
   });
 
-  test("a record answers one call only: the same id again is an ordinary call", async () => {
-    const { tools, run } = bridgedTools();
-    await repairAiSdkToolCall({ toolCall: modelCall("nope"), tools, error: invalidInput() });
-    expect(await errorText(run({}, { toolCallId: "call-1" }))).toContain("not valid JSON");
-    expect(await errorText(run({}, { toolCallId: "call-1" }))).toContain("text must be a string");
+  test("a record answers one call only: its token again is refused, and the Tool never runs", async () => {
+    const { tools, execute, run } = bridgedTools();
+    const input = await repairedInput(tools, modelCall("nope"));
+    expect(await errorText(run(input, { toolCallId: "call-1" }))).toContain("not valid JSON");
+    expect(await errorText(run(input, { toolCallId: "call-1" }))).toBe(
+      refusal(UNHELD_REPAIR_REASON),
+    );
+    expect(execute).not.toHaveBeenCalled();
   });
 
-  test("a record belongs to its call id: another call of the Tool is not touched", async () => {
-    const { tools, run } = bridgedTools();
-    await repairAiSdkToolCall({
-      toolCall: modelCall("nope", "call-bad"),
-      tools,
-      error: invalidInput(),
-    });
-    await expect(run({ text: "ok" }, { toolCallId: "call-good" })).resolves.toBe(
-      JSON.stringify("echo: ok"),
+  test("a valid and a broken call sharing one id in a step: each gets its own answer", async () => {
+    const { tools, execute, run } = bridgedTools();
+    const broken = await repairedInput(tools, modelCall("{not json", "dup"));
+    await expect(run({ text: "valid" }, { toolCallId: "dup" })).resolves.toBe(
+      JSON.stringify("echo: valid"),
     );
-    expect(await errorText(run({}, { toolCallId: "call-bad" }))).toContain("not valid JSON");
+    expect(await errorText(run(broken, { toolCallId: "dup" }))).toContain("not valid JSON");
+    expect(execute).toHaveBeenCalledTimes(1);
+    expect(execute.mock.calls[0]?.[0]).toEqual({ text: "valid" });
+  });
+
+  test("a record left by a run that failed is never taken by a later call with the same id", async () => {
+    const { tools, execute, run } = bridgedTools();
+    await repairedInput(tools, modelCall("{broken", "call_1"));
+    await expect(run({ text: "hi" }, { toolCallId: "call_1" })).resolves.toBe(
+      JSON.stringify("echo: hi"),
+    );
+    expect(execute).toHaveBeenCalledTimes(1);
+  });
+
+  test("repairs a call with a blank id: the token, not the id, finds the record", async () => {
+    const { tools } = bridgedTools();
+    const input = await repairedInput(tools, modelCall("nope", "  "));
+    expect(Object.keys(input as object)).toEqual([REPAIR_KEY]);
+  });
+
+  test("rejects a forged token as TOOL_ARGUMENTS_INVALID without running the Tool or a getter", async () => {
+    const { execute, run } = bridgedTools();
+    const forged = { [REPAIR_KEY]: "00000000-0000-4000-8000-000000000000", text: "hi" };
+    expect(await errorText(run(forged, { toolCallId: "call-1" }))).toBe(
+      refusal(UNHELD_REPAIR_REASON),
+    );
+    let reads = 0;
+    const withGetter = {};
+    Object.defineProperty(withGetter, REPAIR_KEY, {
+      enumerable: true,
+      get: () => {
+        reads += 1;
+        return "x";
+      },
+    });
+    expect(await errorText(run(withGetter, { toolCallId: "call-1" }))).toBe(
+      refusal(UNHELD_REPAIR_REASON),
+    );
+    expect(reads).toBe(0);
+    expect(execute).not.toHaveBeenCalled();
+  });
+
+  test("refuses an unknown tool name with a bounded error instead of the SDK's whole quote", async () => {
+    const { tools } = bridgedTools();
+    const name = "n".repeat(200_000);
+    const error = Object.assign(new Error(name), { name: "AI_NoSuchToolError" });
+    const thrown = await repairAiSdkToolCall({
+      toolCall: modelCall("{}", "call-1", name),
+      tools,
+      error,
+    }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(thrown).toBeInstanceOf(AiSdkUnknownToolError);
+    const unknown = thrown as AiSdkUnknownToolError;
+    expect(unknown.message).toBe(
+      `Unknown Tool "${"n".repeat(64)}…" (200,000 code points); available tools: echo`,
+    );
+    expect(unknown.toolName).toBe(name);
+    expect(String(unknown)).toBe(unknown.message);
+  });
+
+  test.each([
+    ["a name of 64 code points, quoted whole", "😀".repeat(64), `"${"😀".repeat(64)}"`],
+    ["a name of 65 code points, cut", "😀".repeat(65), `"${"😀".repeat(64)}…" (65 code points)`],
+  ])("quotes %s", async (_label, name, quoted) => {
+    const { tools } = bridgedTools();
+    const error = Object.assign(new Error("x"), { name: "AI_NoSuchToolError" });
+    await expect(
+      repairAiSdkToolCall({ toolCall: modelCall("{}", "call-1", name), tools, error }),
+    ).rejects.toThrow(`Unknown Tool ${quoted}; available tools: echo`);
   });
 
   const foreign = { execute: async () => "theirs", inputSchema: {} };
   test.each([
+    ["an error the SDK does not ask repairs for", modelCall("nope"), "AI_APICallError", {}],
+    ["a not-found error for a name the ToolSet holds", modelCall("nope"), "AI_NoSuchToolError", {}],
     [
-      "an error other than the SDK's invalid-input error",
-      modelCall("nope"),
-      "AI_NoSuchToolError",
-      {},
-    ],
-    [
-      "a tool name the ToolSet does not hold",
+      "invalid input of a tool name the ToolSet does not hold",
       modelCall("nope", "call-1", "missing"),
       undefined,
       {},
@@ -122,7 +200,6 @@ describe("repairAiSdkToolCall", () => {
       undefined,
       { foreign },
     ],
-    ["a blank call id", modelCall("nope", "  "), undefined, {}],
     ["an input that is not a string", { ...modelCall(""), input: 7 }, undefined, {}],
   ])("declines (null) for %s", async (_label, toolCall, errorName, extra) => {
     const { tools } = bridgedTools();
@@ -159,24 +236,21 @@ describe("repairAiSdkToolCall", () => {
     expect(reads).toBe(0);
   });
 
-  test(`holds at most ${AI_SDK_MAX_PENDING_REPAIRS} calls that have not run, then declines new ones`, async () => {
-    const { tools, run } = bridgedTools();
-    const error = invalidInput();
-    for (let index = 0; index < AI_SDK_MAX_PENDING_REPAIRS; index += 1) {
-      const repaired = await repairAiSdkToolCall({
-        toolCall: modelCall("x", `call-${index}`),
-        tools,
-        error,
-      });
-      expect(repaired).not.toBeNull();
+  test(`holds at most ${AI_SDK_MAX_PENDING_REPAIRS} calls that have not run, dropping the oldest`, async () => {
+    const { tools, execute, run } = bridgedTools();
+    const inputs: unknown[] = [];
+    for (let index = 0; index <= AI_SDK_MAX_PENDING_REPAIRS; index += 1) {
+      inputs.push(await repairedInput(tools, modelCall("x", `call-${index}`)));
     }
-    const past = modelCall("x", "call-past");
-    expect(await repairAiSdkToolCall({ toolCall: past, tools, error })).toBeNull();
-    // An id already held may be repaired again; one run frees a place.
-    expect(
-      await repairAiSdkToolCall({ toolCall: modelCall("x", "call-0"), tools, error }),
-    ).not.toBeNull();
-    await errorText(run({}, { toolCallId: "call-0" }));
-    expect(await repairAiSdkToolCall({ toolCall: past, tools, error })).not.toBeNull();
+    expect(inputs).toHaveLength(AI_SDK_MAX_PENDING_REPAIRS + 1);
+    // The oldest was dropped to hold the newest: refused, never run on the stand-in.
+    expect(await errorText(run(inputs[0], { toolCallId: "call-0" }))).toBe(
+      refusal(UNHELD_REPAIR_REASON),
+    );
+    expect(await errorText(run(inputs[1], { toolCallId: "call-1" }))).toContain("not valid JSON");
+    expect(await errorText(run(inputs.at(-1), { toolCallId: "call-last" }))).toContain(
+      "not valid JSON",
+    );
+    expect(execute).not.toHaveBeenCalled();
   });
 });

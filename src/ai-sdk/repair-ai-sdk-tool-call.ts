@@ -12,8 +12,8 @@ import { parseToolArguments, type ToolArgumentsParse } from "../providers/argume
  * The most repaired calls one bridged Tool holds for its `execute` at once
  * (1,000). A record is taken when its call runs; one whose call never runs (a
  * denied approval, a step aborted between parsing and running) stays, and
- * past this many the hook declines, so a long run cannot grow the records
- * without end.
+ * past this many the oldest is dropped (that call, should it still run, is
+ * refused), so a long run cannot grow the records without end.
  *
  * @example
  * AI_SDK_MAX_PENDING_REPAIRS; // 1000
@@ -27,6 +27,43 @@ export const AI_SDK_MAX_PENDING_REPAIRS: number = MAX_PENDING_REPAIRS;
  * ours accepts, a `__proto__` key among them) or the reason to give the model.
  */
 export const aiSdkRepairs = new PendingRepairs<ToolArgumentsParse>();
+
+/** The most code points of an unknown tool name the model reads back. */
+const NAME_SHOWN = 64;
+
+/**
+ * Thrown by {@link repairAiSdkToolCall} for a call of a tool name the ToolSet
+ * does not have. The SDK's own error quotes the whole name, however long the
+ * model made it; this one quotes at most its first 64 code points and says how
+ * many it had, and the SDK hands the model
+ * `AI_ToolCallRepairError: Error repairing tool call: ` and this message. `toolName` keeps the whole name for the host.
+ *
+ * @example
+ * onStepFinish: (step) => {
+ *   for (const part of step.content) if (part.type === "tool-error" && part.error?.cause instanceof AiSdkUnknownToolError) console.warn(part.error.cause.toolName.length);
+ * }
+ */
+export class AiSdkUnknownToolError extends Error {
+  /** The name the model called, whole. */
+  readonly toolName: string;
+
+  constructor(toolName: string, available: readonly string[]) {
+    const points = Array.from(toolName);
+    const quoted =
+      points.length <= NAME_SHOWN
+        ? `"${toolName}"`
+        : `"${points.slice(0, NAME_SHOWN).join("")}…" (${points.length.toLocaleString("en-US")} code points)`;
+    const list = available.length === 0 ? "none" : available.join(", ");
+    super(`Unknown Tool ${quoted}; available tools: ${list}`);
+    Object.defineProperty(this, "name", { value: "AiSdkUnknownToolError", enumerable: false });
+    this.toolName = toolName;
+  }
+
+  /** The message alone (not `name: message`): the SDK quotes this text to the model. */
+  override toString(): string {
+    return this.message;
+  }
+}
 
 /** The parts of the SDK's repair options the hook reads. */
 interface RepairOptions {
@@ -51,8 +88,8 @@ function ownValue(holder: unknown, key: string): unknown {
 }
 
 /** The SDK marks its errors with a symbol-named brand; its `name` is the stable public part. */
-function isInvalidToolInputError(error: unknown): boolean {
-  return error instanceof Error && error.name === "AI_InvalidToolInputError";
+function errorName(error: unknown): string | undefined {
+  return error instanceof Error ? error.name : undefined;
 }
 
 /**
@@ -62,16 +99,22 @@ function isInvalidToolInputError(error: unknown): boolean {
  * would refuse the call with an error that quotes the whole text, and the
  * next prompt would carry it all. This hook parses the text with toolbound's
  * bounded parser instead (`parseToolArguments`, default limits: 1,000,000
- * characters, depth 64), keeps the outcome for that Tool and call id, and
- * hands the SDK the same call with `{}` as its input; the Tool's `execute`
- * then takes the outcome: a refusal becomes our `TOOL_ARGUMENTS_INVALID`
- * result with the parser's reason (which never quotes the text), and text our
- * parser accepts (the SDK's refuses a `__proto__` key, ours keeps it an
- * ordinary key) goes to our validator as parsed. The Tool never runs on
- * arguments our boundary refused. Answers `null` (the SDK's own handling)
- * for an unknown tool name, a tool `toAiSdkTools` did not make, an error
- * other than the SDK's invalid-input error, and when the Tool already holds
- * {@link AI_SDK_MAX_PENDING_REPAIRS} repaired calls that have not run.
+ * characters, depth 64), keeps the outcome for that Tool under a fresh random
+ * token, and hands the SDK the same call with `{"__toolbound_repair":"<token>"}`
+ * as its input (the next prompt shows the model that input, not its text); the
+ * Tool's `execute` then takes the outcome by the token: a refusal becomes our
+ * `TOOL_ARGUMENTS_INVALID` result with the parser's reason (which never quotes
+ * the text), and text our parser accepts (the SDK's refuses a `__proto__` key,
+ * ours keeps it an ordinary key) goes to our validator as parsed. The Tool
+ * never runs on arguments our boundary refused, and never on the stand-in
+ * input: a call carrying the reserved key without a held record is refused.
+ * Call ids play no part, so repeated or blank ids cannot mix two calls up.
+ *
+ * A call of a tool name the ToolSet lacks is refused by throwing an
+ * {@link AiSdkUnknownToolError}, which quotes at most 64 code points of the
+ * name (the SDK's own error quotes it whole). Answers `null` (the SDK's own
+ * handling) for invalid input of a tool `toAiSdkTools` did not make and for
+ * any other error.
  *
  * @example
  * const result = await generateText({
@@ -85,16 +128,20 @@ function isInvalidToolInputError(error: unknown): boolean {
 export async function repairAiSdkToolCall(options: RepairOptions): Promise<ModelToolCall | null> {
   // Each field read once: a getter could answer differently the second time.
   const { toolCall, tools, error } = options ?? {};
-  if (!isInvalidToolInputError(error)) return null;
+  const kind = errorName(error);
+  if (kind !== "AI_InvalidToolInputError" && kind !== "AI_NoSuchToolError") return null;
   const name = ownValue(toolCall, "toolName");
-  const id = ownValue(toolCall, "toolCallId");
   const input = ownValue(toolCall, "input");
-  if (typeof name !== "string" || typeof id !== "string" || typeof input !== "string") return null;
+  if (typeof name !== "string" || typeof input !== "string") return null;
   const tool = ownValue(tools, name);
+  if (tool === undefined && kind === "AI_NoSuchToolError") {
+    const available = typeof tools === "object" && tools !== null ? Object.keys(tools) : [];
+    throw new AiSdkUnknownToolError(name, available);
+  }
   // Checked before parsing: text for a tool that is not ours is never read.
-  if (!aiSdkRepairs.serves(tool)) return null;
-  const parsed = parseToolArguments(input);
-  if (!aiSdkRepairs.hold(tool, id, parsed)) return null;
-  // The same call (its provider metadata included), with input our boundary never reads.
-  return { ...(toolCall as ModelToolCall), input: "{}" };
+  if (kind !== "AI_InvalidToolInputError" || !aiSdkRepairs.serves(tool)) return null;
+  const stand = aiSdkRepairs.hold(tool, parseToolArguments(input));
+  if (stand === undefined) return null;
+  // The same call (its id and provider metadata included), with the token as its input.
+  return { ...(toolCall as ModelToolCall), input: stand };
 }

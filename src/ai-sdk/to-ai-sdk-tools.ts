@@ -14,7 +14,11 @@ import {
   ToolRegistry,
   toolCallWithInvalidArguments,
 } from "../../course/src/index.ts";
-import { takeRepair } from "../frameworks/pending-repairs.ts";
+import {
+  type RepairLookup,
+  takeRepair,
+  UNHELD_REPAIR_REASON,
+} from "../frameworks/pending-repairs.ts";
 import type { ToolArgumentsParse } from "../providers/argument-limits.ts";
 import {
   type AiSdkJsonSchema,
@@ -123,20 +127,24 @@ function toModelOutput({ output }: { readonly output: unknown }): TextOutput {
 /**
  * The call our boundary runs: the SDK's parsed input as it is, or, for a call
  * `repairAiSdkToolCall` repaired, what our parser made of the model's text
- * (the SDK then passes `{}`, which is never read).
+ * (the stand-in input carrying the token is never read as arguments).
  */
 function callFor(
   name: string,
   toolCallId: unknown,
   input: unknown,
-  repaired: ToolArgumentsParse | undefined,
+  lookup: RepairLookup<ToolArgumentsParse>,
 ): CourseToolCall {
-  if (repaired === undefined || typeof toolCallId !== "string") {
+  if (!lookup.repaired) {
     // The SDK passes the parsed arguments as they are; our boundary snapshots and validates them.
     return { type: "toolCall", id: toolCallId, name, arguments: input } as CourseToolCall;
   }
-  if (!repaired.ok) return toolCallWithInvalidArguments({ id: toolCallId, name }, repaired.reason);
-  return { type: "toolCall", id: toolCallId, name, arguments: repaired.value };
+  const { outcome } = lookup;
+  const id = toolCallId as string;
+  if (outcome === undefined)
+    return toolCallWithInvalidArguments({ id, name }, UNHELD_REPAIR_REASON);
+  if (!outcome.ok) return toolCallWithInvalidArguments({ id, name }, outcome.reason);
+  return { type: "toolCall", id, name, arguments: outcome.value };
 }
 
 function bridge(
@@ -147,7 +155,7 @@ function bridge(
   callOptions: ToolCallOptions | undefined,
   jsonSchema: AiSdkJsonSchema,
 ): AiSdkTool {
-  // The calls repairAiSdkToolCall repaired for this Tool, by call id.
+  // The calls repairAiSdkToolCall repaired for this Tool, by the token in their input.
   const repairs = new Map<string, ToolArgumentsParse>();
   const execute = async (
     input: unknown,
@@ -156,7 +164,7 @@ function bridge(
     // Each field read once: a getter could answer differently the second time.
     const { toolCallId, abortSignal } = options ?? {};
     const signal = abortSignal === undefined ? NO_SIGNAL : abortSignal;
-    const call = callFor(name, toolCallId, input, takeRepair(repairs, toolCallId));
+    const call = callFor(name, toolCallId, input, takeRepair(repairs, input));
     let result: CourseToolResultMessage;
     try {
       result = await executeToolCall(registry, call, signal as AbortSignal, callOptions);

@@ -1,18 +1,41 @@
 /**
  * Repaired calls waiting for their Tool: when a framework's hook finds a
  * model's argument text our bounded parser refuses, it keeps our parser's
- * outcome here under the bridged Tool and the call id, and hands the framework
- * the call with `{}` arguments; the bridged Tool's `execute` takes the outcome
- * back by the call id and answers from it, never from the `{}`.
+ * outcome here under the bridged Tool and a fresh random token, and hands the
+ * framework the call with `{"__toolbound_repair":"<token>"}` as its arguments;
+ * the bridged Tool's `execute` takes the outcome back by that token and
+ * answers from it, never from the stand-in arguments.
+ *
+ * Why a token and not the call id: ids repeat (two calls of one step may share
+ * one, and short ids like `call_0` come back in every run of a local server),
+ * so a record kept by id could answer a different call than the one repaired.
+ * A token is written into the repaired call itself, so only that call can
+ * carry it, and an ordinary call never takes a record.
  */
+
+import { isProxy } from "../../course/src/intrinsics.ts";
+
+/**
+ * The argument key a repaired call carries its token under. An arguments
+ * object with this key is always answered from a record (or refused when there
+ * is none), never validated or run: the key is reserved.
+ */
+export const REPAIR_KEY = "__toolbound_repair";
 
 /**
  * The most repaired calls one bridged Tool holds at once. A record is taken
  * when its call runs; one whose call never runs (a denied approval, a step
- * aborted between parsing and running) stays, and past this many a hook
- * declines to repair, so a long run cannot grow the records without end.
+ * aborted between parsing and running) stays, and past this many the oldest
+ * record is dropped, so a long run cannot grow the records without end. A call
+ * whose record was dropped is refused when it runs.
  */
 export const MAX_PENDING_REPAIRS = 1_000;
+
+/**
+ * The reason a call carrying {@link REPAIR_KEY} without a held record gets:
+ * its record was taken, dropped past the limit, or never made here.
+ */
+export const UNHELD_REPAIR_REASON = `arguments use the reserved key "${REPAIR_KEY}" of a repaired call that is not held (already answered, dropped past ${MAX_PENDING_REPAIRS.toLocaleString("en-US")} waiting, or never repaired)`;
 
 /**
  * The repaired calls of the bridged Tools of one framework adapter, each
@@ -22,8 +45,8 @@ export const MAX_PENDING_REPAIRS = 1_000;
  * const repairs = new PendingRepairs<string>();
  * const mine = new Map<string, string>();
  * repairs.serve(bridgedTool, mine);
- * repairs.hold(bridgedTool, "call-1", "arguments are not valid JSON at position 8"); // true
- * takeRepair(mine, "call-1"); // "arguments are not valid JSON at position 8"
+ * const text = repairs.hold(bridgedTool, "arguments are not valid JSON at position 8");
+ * takeRepair(mine, JSON.parse(text)); // { repaired: true, outcome: "arguments are not valid JSON at position 8" }
  */
 export class PendingRepairs<T> {
   readonly #byTool = new WeakMap<object, Map<string, T>>();
@@ -39,30 +62,56 @@ export class PendingRepairs<T> {
   }
 
   /**
-   * Keeps `outcome` for the call `id` of `tool`; false (nothing kept) for a
-   * tool this does not serve, a blank id, or a tool already holding
-   * {@link MAX_PENDING_REPAIRS} records and none for this id.
+   * Keeps `outcome` for a repaired call of `tool` and returns the argument
+   * text the framework gets in place of the model's; undefined (nothing kept)
+   * for a tool this does not serve. At {@link MAX_PENDING_REPAIRS} records the
+   * oldest is dropped first.
    */
-  hold(tool: unknown, id: string, outcome: T): boolean {
-    if (typeof tool !== "object" || tool === null || id.trim() === "") return false;
+  hold(tool: unknown, outcome: T): string | undefined {
+    if (typeof tool !== "object" || tool === null) return undefined;
     const records = this.#byTool.get(tool);
-    if (records === undefined) return false;
-    if (!records.has(id) && records.size >= MAX_PENDING_REPAIRS) return false;
-    records.set(id, outcome);
-    return true;
+    if (records === undefined) return undefined;
+    if (records.size >= MAX_PENDING_REPAIRS) {
+      // Maps iterate in insertion order: the first key is the oldest record.
+      for (const oldest of records.keys()) {
+        records.delete(oldest);
+        break;
+      }
+    }
+    // Random, so that a model cannot name the record of a call it did not make.
+    const token = globalThis.crypto.randomUUID();
+    records.set(token, outcome);
+    return JSON.stringify({ [REPAIR_KEY]: token });
   }
 }
 
+/** What {@link takeRepair} found in a call's arguments. */
+export type RepairLookup<T> =
+  | { readonly repaired: false }
+  | { readonly repaired: true; readonly outcome: T | undefined };
+
+const ORDINARY: RepairLookup<never> = Object.freeze({ repaired: false });
+
 /**
- * Takes the record of call `id` out of a bridged Tool's `records`: a record
- * answers one call only. Undefined when there is none (an ordinary call).
+ * Looks at the arguments a framework passed a bridged Tool: an ordinary call
+ * (no {@link REPAIR_KEY}) is `{ repaired: false }`; a repaired one takes its
+ * record out of `records` (a record answers one call only), `outcome`
+ * undefined when none is held for its token.
  *
  * @example
- * const outcome = takeRepair(records, toolCallId);
+ * const lookup = takeRepair(records, input);
+ * if (lookup.repaired && lookup.outcome === undefined) refuse(UNHELD_REPAIR_REASON);
  */
-export function takeRepair<T>(records: Map<string, T>, id: unknown): T | undefined {
-  if (typeof id !== "string") return undefined;
-  const outcome = records.get(id);
-  if (outcome !== undefined) records.delete(id);
-  return outcome;
+export function takeRepair<T>(records: Map<string, T>, input: unknown): RepairLookup<T> {
+  // A Proxy is never asked (its traps could run host code): our boundary reads it as arguments.
+  if (typeof input !== "object" || input === null || Array.isArray(input) || isProxy(input)) {
+    return ORDINARY;
+  }
+  // Read once, as a descriptor: a getter is never run.
+  const descriptor = Object.getOwnPropertyDescriptor(input, REPAIR_KEY);
+  if (descriptor === undefined) return ORDINARY;
+  const token = "value" in descriptor ? descriptor.value : undefined;
+  const outcome = typeof token === "string" ? records.get(token) : undefined;
+  if (outcome !== undefined) records.delete(token as string);
+  return { repaired: true, outcome };
 }

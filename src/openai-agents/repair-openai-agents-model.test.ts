@@ -1,6 +1,10 @@
 import { describe, expect, test, vi } from "vitest";
 import { defineTool, ToolRegistry } from "../../course/src/index.ts";
-import { MAX_PENDING_REPAIRS } from "../frameworks/pending-repairs.ts";
+import {
+  MAX_PENDING_REPAIRS,
+  REPAIR_KEY,
+  UNHELD_REPAIR_REASON,
+} from "../frameworks/pending-repairs.ts";
 
 interface MadeTool {
   readonly name: string;
@@ -76,22 +80,53 @@ async function outputOf(wrapped: Wrapped, streamed: boolean): Promise<Item[]> {
 }
 
 describe.each([false, true])("repairOpenAIAgentsModel (streamed: %s)", (streamed) => {
-  test("a call of ours with text our parser refuses: {} for the runner, our reason from the Tool", async () => {
+  test("a call of ours with text our parser refuses: a token for the runner, our reason from the Tool", async () => {
     const { tools, execute, runItem } = await echoTools();
     const { model } = fixedModel([functionCall('{"text":')]);
     const [item] = await outputOf(repairOpenAIAgentsModel(model as never, tools), streamed);
-    expect(item).toEqual(functionCall("{}"));
+    expect(item).toEqual(functionCall(expect.any(String)));
+    const stand = JSON.parse((item as Item).arguments) as Record<string, unknown>;
+    expect(Object.keys(stand)).toEqual([REPAIR_KEY]);
     expect(JSON.parse(await runItem(item as Item))).toEqual({
       error: {
         code: "TOOL_ARGUMENTS_INVALID",
         message: "arguments are not valid JSON at position 8: unexpected end of input",
       },
     });
+    // The record answered that call only: its token again is refused, never run.
+    expect(JSON.parse(await runItem(item as Item))).toEqual({
+      error: { code: "TOOL_ARGUMENTS_INVALID", message: UNHELD_REPAIR_REASON },
+    });
     expect(execute).not.toHaveBeenCalled();
-    // The record answered that call only: the same id again is an ordinary call.
+    // The same id with ordinary arguments is an ordinary call.
     await expect(runItem({ callId: "call-1", arguments: '{"text":"hi"}' })).resolves.toBe(
       JSON.stringify("echo: hi"),
     );
+  });
+
+  test("a valid and a broken call sharing one id: each gets its own answer", async () => {
+    const { tools, execute, runItem } = await echoTools();
+    const { model } = fixedModel([
+      functionCall('{"text":"valid"}', "dup"),
+      functionCall("{not json", "dup"),
+    ]);
+    const [valid, broken] = await outputOf(
+      repairOpenAIAgentsModel(model as never, tools),
+      streamed,
+    );
+    await expect(runItem(valid as Item)).resolves.toBe(JSON.stringify("echo: valid"));
+    expect(await runItem(broken as Item)).toContain("TOOL_ARGUMENTS_INVALID");
+    expect(execute).toHaveBeenCalledTimes(1);
+  });
+
+  test("a record left by a run that failed is never taken by a later call with the same id", async () => {
+    const { tools, execute, runItem } = await echoTools();
+    const { model } = fixedModel([functionCall("{broken", "call_1")]);
+    await outputOf(repairOpenAIAgentsModel(model as never, tools), streamed);
+    await expect(runItem(functionCall('{"text":"hi"}', "call_1"))).resolves.toBe(
+      JSON.stringify("echo: hi"),
+    );
+    expect(execute).toHaveBeenCalledTimes(1);
   });
 
   test("a response with nothing to repair is passed on as the very same output", async () => {
@@ -104,7 +139,6 @@ describe.each([false, true])("repairOpenAIAgentsModel (streamed: %s)", (streamed
   test.each([
     ["a tool name not among the tools", functionCall("nope", "call-1", "other")],
     ["a namespaced call", { ...functionCall("nope"), namespace: "files" }],
-    ["a call id that is not a string", { ...functionCall("nope"), callId: 7 }],
     ["arguments that are not a string", { ...functionCall(""), arguments: { text: "hi" } }],
     ["an item that is not a function call", { type: "message", content: "nope" }],
   ])("leaves %s as it is", async (_label, item) => {
@@ -140,15 +174,21 @@ describe("repairOpenAIAgentsModel", () => {
     expect(await outputOf(wrapped, false)).toEqual([functionCall("nope")]);
   });
 
-  test(`holds at most ${MAX_PENDING_REPAIRS} calls that have not run, then leaves new ones alone`, async () => {
-    const { tools } = await echoTools();
+  test(`holds at most ${MAX_PENDING_REPAIRS} calls that have not run, dropping the oldest`, async () => {
+    const { tools, execute, runItem } = await echoTools();
     const calls = Array.from({ length: MAX_PENDING_REPAIRS + 1 }, (_, index) =>
       functionCall("nope", `call-${index}`),
     );
+    expect(calls.length).toBeGreaterThan(MAX_PENDING_REPAIRS);
     const { model } = fixedModel(calls);
     const output = await outputOf(repairOpenAIAgentsModel(model as never, tools), false);
-    expect(output.filter((item) => item.arguments === "{}")).toHaveLength(MAX_PENDING_REPAIRS);
-    expect(output.at(-1)).toBe(calls.at(-1));
+    expect(output.every((item) => item.arguments.includes(REPAIR_KEY))).toBe(true);
+    // The oldest was dropped to hold the newest: refused, never run on the stand-in.
+    expect(JSON.parse(await runItem(output[0] as Item)).error.message).toBe(UNHELD_REPAIR_REASON);
+    expect(JSON.parse(await runItem(output.at(-1) as Item)).error.message).toContain(
+      "not valid JSON",
+    );
+    expect(execute).not.toHaveBeenCalled();
   });
 
   test("passes retry advice and prompt model selection through to the model", async () => {

@@ -42,8 +42,9 @@ function servedByName(tools: readonly unknown[]): ReadonlyMap<string, object> {
 
 /**
  * The item as the runner should see it: a function call of one of our Tools
- * whose text our parser refuses becomes the same call with `{}` arguments,
- * our reason kept for the Tool's `execute`; every other item is itself.
+ * whose text our parser refuses becomes the same call with a token as its
+ * arguments, our reason kept under that token for the Tool's `execute`; every
+ * other item is itself. The call id plays no part: ids may repeat.
  */
 function repairItem(item: unknown, byName: ReadonlyMap<string, object>): unknown {
   if (typeof item !== "object" || item === null || isProxy(item)) return item;
@@ -52,16 +53,14 @@ function repairItem(item: unknown, byName: ReadonlyMap<string, object>): unknown
     return item;
   }
   const name = ownValue(item, "name");
-  const callId = ownValue(item, "callId");
   const text = ownValue(item, "arguments");
-  if (typeof name !== "string" || typeof callId !== "string" || typeof text !== "string") {
-    return item;
-  }
+  if (typeof name !== "string" || typeof text !== "string") return item;
   const tool = byName.get(name);
   if (tool === undefined) return item;
   const parsed = parseToolArguments(text);
-  if (parsed.ok || !openAIAgentsRepairs.hold(tool, callId, parsed.reason)) return item;
-  return { ...item, arguments: "{}" };
+  if (parsed.ok) return item;
+  const stand = openAIAgentsRepairs.hold(tool, parsed.reason);
+  return stand === undefined ? item : { ...item, arguments: stand };
 }
 
 /** The output list with each item repaired; the very list when nothing changed. */
@@ -98,11 +97,14 @@ function checkModel(model: unknown): asserts model is OpenAIAgentsModel {
  * function call of one of `tools` made by `toOpenAIAgentsTools` whose
  * argument text toolbound's bounded parser refuses (not JSON, longer than
  * 1,000,000 characters, deeper than 64, duplicate keys, not an object) is
- * handed to the runner with `{}` as its arguments, and the Tool answers it
- * with our `TOOL_ARGUMENTS_INVALID` result and the parser's reason (which
- * never quotes the text), without running. Every other item, event and method
- * passes through unchanged; a Tool already holding 1,000 repaired calls that
- * have not run is left to the SDK's own handling. `tools` is read now: pass
+ * handed to the runner with `{"__toolbound_repair":"<token>"}` as its
+ * arguments (a fresh random token, under which the reason is kept), and the
+ * Tool answers it with our `TOOL_ARGUMENTS_INVALID` result and the parser's
+ * reason (which never quotes the text), without running. Call ids play no
+ * part, so a repeated id cannot mix two calls up, and a call carrying the
+ * reserved key without a held record is refused. A Tool holds at most 1,000
+ * repaired calls that have not run (the oldest is dropped first). Every other
+ * item, event and method passes through unchanged. `tools` is read now: pass
  * the same list the Agent gets. Throws a TypeError for a `model` without
  * `getResponse` and `getStreamedResponse`, or `tools` that is not an array.
  *

@@ -2,7 +2,7 @@
  * Real AI SDK tools (`tool()`, `dynamicTool()`, zod and `jsonSchema()` input
  * schemas from `ai` 7.0.173) behind our boundary through `fromAiSdkTool`,
  * inside `executeToolCall`, and back through `toAiSdkTools` into
- * `generateText`.
+ * `generateText` and `streamText`.
  */
 
 import { dynamicTool, jsonSchema, tool } from "ai";
@@ -16,7 +16,7 @@ import {
   ToolRegistry,
 } from "../../course/src/index.ts";
 import { fromAiSdkTool, toAiSdkTools } from "../../src/ai-sdk/index.ts";
-import { call, runLoop, toolOutputs } from "./support/scripted-model.ts";
+import { call, type Loop, runLoop, toolOutputs } from "./support/scripted-model.ts";
 
 interface Seen {
   readonly input: unknown;
@@ -197,20 +197,23 @@ describe("fromAiSdkTool with jsonSchema() and other tool shapes", () => {
   });
 });
 
-describe("both directions in one run", () => {
-  test("an AI SDK tool behind our boundary, handed back to generateText: the model reads our bounded, checked text", async () => {
-    const { made, seen } = zodAdd();
-    const tools = await toAiSdkTools(new ToolRegistry([fromAiSdkTool("add", made)]));
-    const result = await runLoop("generateText", tools, [
-      call("call-1", { left: 20, right: 22 }, "add"),
-      call("call-2", { left: "20", right: 22 }, "add"),
-    ]);
-    const seenByModel = toolOutputs(result.calls[1]);
-    expect(seenByModel[0]).toEqual({ toolCallId: "call-1", type: "text", value: '{"sum":42}' });
-    expect(seenByModel[1]).toMatchObject({ toolCallId: "call-2", type: "error-text" });
-    expect(JSON.parse(String(seenByModel[1]?.value))).toMatchObject({
-      error: { code: "TOOL_ARGUMENTS_INVALID" },
+describe.each(["generateText", "streamText"] as const satisfies readonly Loop[])(
+  "both directions in one run of %s",
+  (loop) => {
+    test("an AI SDK tool behind our boundary, handed back to the SDK's loop: the model reads our bounded, checked text", async () => {
+      const { made, seen } = zodAdd();
+      const tools = await toAiSdkTools(new ToolRegistry([fromAiSdkTool("add", made)]));
+      const result = await runLoop(loop, tools, [
+        call("call-1", { left: 20, right: 22 }, "add"),
+        call("call-2", { left: "20", right: 22 }, "add"),
+      ]);
+      const seenByModel = toolOutputs(result.calls[1]);
+      expect(seenByModel[0]).toEqual({ toolCallId: "call-1", type: "text", value: '{"sum":42}' });
+      expect(seenByModel[1]).toMatchObject({ toolCallId: "call-2", type: "error-text" });
+      expect(JSON.parse(String(seenByModel[1]?.value))).toMatchObject({
+        error: { code: "TOOL_ARGUMENTS_INVALID" },
+      });
+      expect(seen.map((one) => one.toolCallId)).toEqual(["call-1"]);
     });
-    expect(seen.map((one) => one.toolCallId)).toEqual(["call-1"]);
-  });
-});
+  },
+);

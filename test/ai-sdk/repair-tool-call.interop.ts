@@ -79,7 +79,7 @@ describe.each(["generateText", "streamText"] as const satisfies readonly Loop[])
           ),
         },
       ]);
-      // The whole second prompt, the repaired call's `{}` input included, stays small.
+      // The whole second prompt, the repaired call's stand-in input included, stays small.
       expect(promptLength(run.calls[1])).toBeLessThan(1_000);
       expect(run.text).toBe("done");
     });
@@ -153,6 +153,78 @@ describe.each(["generateText", "streamText"] as const satisfies readonly Loop[])
       const [seen] = toolOutputs(run.calls[1]);
       expect(seen).toMatchObject({ toolCallId: "call-1", type: "error-text" });
       expect(String(seen?.value)).not.toContain("TOOL_ARGUMENTS_INVALID");
+    });
+
+    test("a valid and a broken call sharing one id: the valid one runs on its own arguments, the broken one never runs", async () => {
+      const { tools, execute } = await echoTools();
+      const run = await runLoop(
+        loop,
+        tools,
+        [call("dup", { text: "valid" }), call("dup", "{not json")],
+        { repairToolCall: repairAiSdkToolCall },
+      );
+      expect(execute).toHaveBeenCalledTimes(1);
+      expect(execute.mock.calls[0]?.[0]).toEqual({ text: "valid" });
+      // Which result the SDK lists first for two calls of one id is its own affair; both are there.
+      const outputs = toolOutputs(run.calls[1]);
+      expect(outputs).toHaveLength(2);
+      expect(outputs).toEqual(
+        expect.arrayContaining([
+          { toolCallId: "dup", type: "text", value: '{"echoed":"valid"}' },
+          {
+            toolCallId: "dup",
+            type: "error-text",
+            value: invalid(
+              "arguments are not valid JSON at position 1: expected a property name in double quotes",
+            ),
+          },
+        ]),
+      );
+    });
+
+    test("a repair whose call never ran is not taken by a later run's valid call with the same id", async () => {
+      const { tools, execute } = await echoTools();
+      // A hook call whose step never ran its Tools (an aborted step) leaves its record behind.
+      const held = await repairAiSdkToolCall({
+        toolCall: { type: "tool-call", toolCallId: "call_1", toolName: "echo", input: "{broken" },
+        tools,
+        error: Object.assign(new Error("x"), { name: "AI_InvalidToolInputError" }),
+      });
+      expect(held).not.toBeNull();
+      const run = await runLoop(loop, tools, [call("call_1", { text: "hi" })], {
+        repairToolCall: repairAiSdkToolCall,
+      });
+      expect(execute).toHaveBeenCalledTimes(1);
+      expect(toolOutputs(run.calls[1])).toEqual([
+        { toolCallId: "call_1", type: "text", value: '{"echoed":"hi"}' },
+      ]);
+    });
+
+    test("an unknown tool name of 200,000 characters reaches the model as at most 64 code points", async () => {
+      const { tools, execute } = await echoTools();
+      const name = "n".repeat(200_000);
+      const run = await runLoop(loop, tools, [call("call-1", { text: "hi" }, name)], {
+        repairToolCall: repairAiSdkToolCall,
+      });
+      expect(execute).not.toHaveBeenCalled();
+      const [seen] = toolOutputs(run.calls[1]);
+      expect(seen).toEqual({
+        toolCallId: "call-1",
+        type: "error-text",
+        value: `AI_ToolCallRepairError: Error repairing tool call: Unknown Tool "${"n".repeat(64)}…" (200,000 code points); available tools: echo`,
+      });
+    });
+
+    test("a broken call with a blank id never runs, and the model reads a short error", async () => {
+      const { tools, execute } = await echoTools();
+      const run = await runLoop(loop, tools, [call(" ", brokenText(100_000))], {
+        repairToolCall: repairAiSdkToolCall,
+      });
+      expect(execute).not.toHaveBeenCalled();
+      const [seen] = toolOutputs(run.calls[1]);
+      expect(seen).toMatchObject({ type: "error-text" });
+      expect(String(seen?.value).length).toBeLessThan(200);
+      expect(promptLength(run.calls[1])).toBeLessThan(1_000);
     });
   },
 );

@@ -9,6 +9,7 @@
 import { type AgentInputItem, type Model, type Tool, tool } from "@openai/agents-core";
 import { describe, expect, test, vi } from "vitest";
 import { defineTool, ToolRegistry } from "../../course/src/index.ts";
+import { REPAIR_KEY } from "../../src/frameworks/pending-repairs.ts";
 import { repairOpenAIAgentsModel, toOpenAIAgentsTools } from "../../src/openai-agents/index.ts";
 import { call, type Mode, runAgent, toolOutputs } from "./support/scripted-run.ts";
 
@@ -49,6 +50,9 @@ function sentArguments(input: unknown): Record<string, string> {
   return sent;
 }
 
+/** The stand-in arguments of a repaired call: the reserved key and a random token. */
+const STAND_IN = expect.stringMatching(new RegExp(`^\\{"${REPAIR_KEY}":"[0-9a-f-]{36}"\\}$`));
+
 const SDK_PARSE_MESSAGE =
   "An error occurred while parsing tool arguments. Please try again with valid JSON.";
 
@@ -77,8 +81,8 @@ describe.each(["run", "streamed run"] as const satisfies readonly Mode[])(
           text: invalid("arguments are not valid JSON at position 100000: unexpected end of input"),
         },
       ]);
-      // The history holds the repaired call's `{}`, not the 100,000 characters.
-      expect(sentArguments(request?.input)).toEqual({ "call-1": "{}" });
+      // The history holds the repaired call's stand-in, not the 100,000 characters.
+      expect(sentArguments(request?.input)).toEqual({ "call-1": STAND_IN });
       expect(JSON.stringify(request?.input).length).toBeLessThan(1_000);
       expect(run.finalOutput).toBe("done");
     });
@@ -117,7 +121,7 @@ describe.each(["run", "streamed run"] as const satisfies readonly Mode[])(
       ]);
       expect(sentArguments(run.calls[1]?.request.input)).toEqual({
         "call-a": '{"text":"first"}',
-        "call-b": "{}",
+        "call-b": STAND_IN,
         "call-c": '{"text":"third"}',
       });
     });
@@ -141,6 +145,38 @@ describe.each(["run", "streamed run"] as const satisfies readonly Mode[])(
         { callId: "call-1", text: SDK_PARSE_MESSAGE },
       ]);
       expect(sentArguments(run.calls[1]?.request.input)).toEqual({ "call-1": "not json" });
+    });
+
+    test("a valid and a broken call sharing one id: the runner refuses the turn, and no Tool runs", async () => {
+      const { tools, execute, wrapModel } = await echoTools();
+      const run = await runAgent(
+        mode,
+        tools,
+        [call("dup", { text: "valid" }), call("dup", "{not json")],
+        { wrapModel },
+      );
+      // The runner checks ids itself; our stand-in arguments make the two calls differ either way.
+      expect(String(run.error)).toContain("Tool call ID dup was reused");
+      expect(execute).not.toHaveBeenCalled();
+      expect(run.calls).toHaveLength(1);
+    });
+
+    test("a repair held by a run that failed is not taken by a later run's valid call with the same id", async () => {
+      const { tools, execute, wrapModel } = await echoTools();
+      // A call of a tool the agent lacks fails the run before our repaired call runs.
+      const failed = await runAgent(
+        mode,
+        tools,
+        [call("call_1", "{broken"), call("call_2", {}, "missing")],
+        { wrapModel },
+      );
+      expect(failed.error).toBeDefined();
+      expect(execute).not.toHaveBeenCalled();
+      const run = await runAgent(mode, tools, [call("call_1", { text: "hi" })], { wrapModel });
+      expect(execute).toHaveBeenCalledTimes(1);
+      expect(toolOutputs(run.calls[1]?.request)).toEqual([
+        { callId: "call_1", text: '{"echoed":"hi"}' },
+      ]);
     });
   },
 );

@@ -36,7 +36,8 @@ export function call(id: string, args: unknown, name = "echo"): ScriptedCall {
   return { id, name, input: typeof args === "string" ? args : JSON.stringify(args) };
 }
 
-function generateTurn(calls: readonly ScriptedCall[]): GenerateResult {
+/** One `doGenerate` answer: the calls, or the closing text "done" when there are none. */
+export function generateTurn(calls: readonly ScriptedCall[]): GenerateResult {
   if (calls.length === 0) {
     return {
       content: [{ type: "text", text: "done" }],
