@@ -15,6 +15,7 @@ export type { AiSdkToolLike } from "./from-ai-sdk-tool.ts";
 export { fromAiSdkTool } from "./from-ai-sdk-tool.ts";
 export {
   AI_SDK_MAX_PENDING_REPAIRS,
+  AI_SDK_REFUSED_TEXT_REASON,
   AiSdkUnknownToolError,
   repairAiSdkToolCall,
 } from "./repair-ai-sdk-tool-call.ts";

@@ -6,7 +6,7 @@
  */
 
 import { MAX_PENDING_REPAIRS, PendingRepairs } from "../frameworks/pending-repairs.ts";
-import { parseToolArguments, type ToolArgumentsParse } from "../providers/argument-limits.ts";
+import { parseToolArguments } from "../providers/argument-limits.ts";
 
 /**
  * The most repaired calls one bridged Tool holds for its `execute` at once
@@ -22,11 +22,21 @@ export const AI_SDK_MAX_PENDING_REPAIRS: number = MAX_PENDING_REPAIRS;
 
 /**
  * The bridged Tools of `toAiSdkTools`, the only ones the hook serves (every
- * other tool keeps the SDK's own handling), each with what our parser made of
- * its repaired calls' text: the arguments (the SDK's parser refuses some JSON
- * ours accepts, a `__proto__` key among them) or the reason to give the model.
+ * other tool keeps the SDK's own handling), each with the reasons its
+ * repaired calls are refused. Only refusals are held, never arguments: the
+ * SDK's approval, `refineToolInput` and callbacks see a repaired call's
+ * stand-in input, so no repaired call may run on anything they did not see.
  */
-export const aiSdkRepairs = new PendingRepairs<ToolArgumentsParse>();
+export const aiSdkRepairs = new PendingRepairs<string>();
+
+/**
+ * The reason for text our parser accepts but the SDK's refuses: its parser
+ * refuses a `__proto__` key and a `constructor` holding `prototype`. Running
+ * such a call on what our parser made of it would pass arguments the SDK's
+ * approval and refinements never saw, so it is refused like broken text.
+ */
+export const AI_SDK_REFUSED_TEXT_REASON =
+  'arguments hold a "__proto__" key or a "constructor" with a "prototype", which the AI SDK does not pass on';
 
 /** The most code points of an unknown tool name the model reads back. */
 const NAME_SHOWN = 64;
@@ -49,10 +59,11 @@ export class AiSdkUnknownToolError extends Error {
 
   constructor(toolName: string, available: readonly string[]) {
     const points = Array.from(toolName);
+    // Quoted as JSON: a quote or a line break in the name cannot pose as the text around it.
     const quoted =
       points.length <= NAME_SHOWN
-        ? `"${toolName}"`
-        : `"${points.slice(0, NAME_SHOWN).join("")}…" (${points.length.toLocaleString("en-US")} code points)`;
+        ? JSON.stringify(toolName)
+        : `${JSON.stringify(`${points.slice(0, NAME_SHOWN).join("")}…`)} (${points.length.toLocaleString("en-US")} code points)`;
     const list = available.length === 0 ? "none" : available.join(", ");
     super(`Unknown Tool ${quoted}; available tools: ${list}`);
     Object.defineProperty(this, "name", { value: "AiSdkUnknownToolError", enumerable: false });
@@ -80,7 +91,7 @@ interface ModelToolCall {
   readonly input: string;
 }
 
-/** An own data property's value: a getter on the ToolSet or the call is never run. */
+/** An own data property's value: a getter on the ToolSet or the call is never run for these reads. */
 function ownValue(holder: unknown, key: string): unknown {
   if (typeof holder !== "object" || holder === null) return undefined;
   const descriptor = Object.getOwnPropertyDescriptor(holder, key);
@@ -95,26 +106,31 @@ function errorName(error: unknown): string | undefined {
 /**
  * A repair function for the AI SDK's `repairToolCall` option of
  * `generateText`, `streamText` and agents, for Tools made by `toAiSdkTools`.
- * When the model's argument text for one of them cannot be parsed, the SDK
+ * When the SDK cannot parse the model's argument text for one of them, it
  * would refuse the call with an error that quotes the whole text, and the
  * next prompt would carry it all. This hook parses the text with toolbound's
  * bounded parser instead (`parseToolArguments`, default limits: 1,000,000
- * characters, depth 64), keeps the outcome for that Tool under a fresh random
- * token, and hands the SDK the same call with `{"__toolbound_repair":"<token>"}`
- * as its input (the next prompt shows the model that input, not its text); the
- * Tool's `execute` then takes the outcome by the token: a refusal becomes our
- * `TOOL_ARGUMENTS_INVALID` result with the parser's reason (which never quotes
- * the text), and text our parser accepts (the SDK's refuses a `__proto__` key,
- * ours keeps it an ordinary key) goes to our validator as parsed. The Tool
- * never runs on arguments our boundary refused, and never on the stand-in
- * input: a call carrying the reserved key without a held record is refused.
- * Call ids play no part, so repeated or blank ids cannot mix two calls up.
+ * characters, depth 64), keeps the parser's reason for that Tool under a fresh
+ * random token, and hands the SDK the same call with
+ * `{"__toolbound_repair":"<token>"}` as its input (the next prompt shows the
+ * model that input, not its text); the Tool's `execute` takes the reason by
+ * the token and answers with our `TOOL_ARGUMENTS_INVALID` result, which never
+ * quotes the text, without running. Text our parser accepts but the SDK's
+ * refuses (a `__proto__` key) is refused too, with
+ * {@link AI_SDK_REFUSED_TEXT_REASON}: the SDK's approval and `refineToolInput`
+ * only ever see the stand-in, so a repaired call never runs. A call carrying
+ * the reserved key without a held record is refused as well. Call ids play no
+ * part, so repeated or blank ids cannot mix two calls up. A `refineToolInput`
+ * must keep the `__toolbound_repair` key of the input it gets: one that builds
+ * a new input without it makes the repaired call an ordinary call with what it
+ * built.
  *
  * A call of a tool name the ToolSet lacks is refused by throwing an
  * {@link AiSdkUnknownToolError}, which quotes at most 64 code points of the
  * name (the SDK's own error quotes it whole). Answers `null` (the SDK's own
- * handling) for invalid input of a tool `toAiSdkTools` did not make and for
- * any other error.
+ * handling) for invalid input of a tool `toAiSdkTools` did not make, for an
+ * invalid-input error that is not the SDK's parse failure (one a host's
+ * `refineToolInput` throws stays the host's verdict), and for any other error.
  *
  * @example
  * const result = await generateText({
@@ -140,7 +156,11 @@ export async function repairAiSdkToolCall(options: RepairOptions): Promise<Model
   }
   // Checked before parsing: text for a tool that is not ours is never read.
   if (kind !== "AI_InvalidToolInputError" || !aiSdkRepairs.serves(tool)) return null;
-  const stand = aiSdkRepairs.hold(tool, parseToolArguments(input));
+  // Only the SDK's own parse failure: an invalid-input error a host's refineToolInput
+  // throws for text that parsed is that host's verdict, and stays the SDK's to answer.
+  if (errorName(ownValue(error, "cause")) !== "AI_JSONParseError") return null;
+  const parsed = parseToolArguments(input);
+  const stand = aiSdkRepairs.hold(tool, parsed.ok ? AI_SDK_REFUSED_TEXT_REASON : parsed.reason);
   if (stand === undefined) return null;
   // The same call (its id and provider metadata included), with the token as its input.
   return { ...(toolCall as ModelToolCall), input: stand };

@@ -19,7 +19,6 @@ import {
   takeRepair,
   UNHELD_REPAIR_REASON,
 } from "../frameworks/pending-repairs.ts";
-import type { ToolArgumentsParse } from "../providers/argument-limits.ts";
 import {
   type AiSdkJsonSchema,
   type AiSdkTool,
@@ -126,25 +125,21 @@ function toModelOutput({ output }: { readonly output: unknown }): TextOutput {
 
 /**
  * The call our boundary runs: the SDK's parsed input as it is, or, for a call
- * `repairAiSdkToolCall` repaired, what our parser made of the model's text
- * (the stand-in input carrying the token is never read as arguments).
+ * `repairAiSdkToolCall` repaired, a refusal with the held reason (the
+ * stand-in input carrying the token is never read as arguments).
  */
 function callFor(
   name: string,
   toolCallId: unknown,
   input: unknown,
-  lookup: RepairLookup<ToolArgumentsParse>,
+  lookup: RepairLookup<string>,
 ): CourseToolCall {
   if (!lookup.repaired) {
     // The SDK passes the parsed arguments as they are; our boundary snapshots and validates them.
     return { type: "toolCall", id: toolCallId, name, arguments: input } as CourseToolCall;
   }
-  const { outcome } = lookup;
-  const id = toolCallId as string;
-  if (outcome === undefined)
-    return toolCallWithInvalidArguments({ id, name }, UNHELD_REPAIR_REASON);
-  if (!outcome.ok) return toolCallWithInvalidArguments({ id, name }, outcome.reason);
-  return { type: "toolCall", id, name, arguments: outcome.value };
+  const reason = lookup.outcome ?? UNHELD_REPAIR_REASON;
+  return toolCallWithInvalidArguments({ id: toolCallId as string, name }, reason);
 }
 
 function bridge(
@@ -156,7 +151,7 @@ function bridge(
   jsonSchema: AiSdkJsonSchema,
 ): AiSdkTool {
   // The calls repairAiSdkToolCall repaired for this Tool, by the token in their input.
-  const repairs = new Map<string, ToolArgumentsParse>();
+  const repairs = new Map<string, string>();
   const execute = async (
     input: unknown,
     options: ExecutionOptions,

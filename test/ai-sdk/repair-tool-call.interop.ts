@@ -7,10 +7,15 @@
  * received on its next call.
  */
 
-import { jsonSchema, type ToolSet, tool } from "ai";
+import { InvalidToolInputError, jsonSchema, type ToolSet, tool } from "ai";
 import { describe, expect, test, vi } from "vitest";
 import { defineTool, ToolRegistry } from "../../course/src/index.ts";
-import { repairAiSdkToolCall, toAiSdkTools } from "../../src/ai-sdk/index.ts";
+import {
+  AI_SDK_REFUSED_TEXT_REASON,
+  repairAiSdkToolCall,
+  toAiSdkTools,
+} from "../../src/ai-sdk/index.ts";
+import { REPAIR_KEY, UNHELD_REPAIR_REASON } from "../../src/frameworks/pending-repairs.ts";
 import {
   call,
   type Loop,
@@ -98,18 +103,87 @@ describe.each(["generateText", "streamText"] as const satisfies readonly Loop[])
       expect(promptLength(run.calls[1])).toBeLessThan(1_000);
     });
 
-    test("a __proto__ key the SDK's parser refuses reaches our validator as an ordinary key", async () => {
+    test("a __proto__ key the SDK's parser refuses is refused by us too: nothing runs on what the SDK never showed", async () => {
       const { tools, execute } = await echoTools();
       const text = '{"__proto__":{"polluted":true},"text":"hi"}';
       const run = await runLoop(loop, tools, [call("call-1", text)], {
         repairToolCall: repairAiSdkToolCall,
       });
-      expect(execute).toHaveBeenCalledTimes(1);
-      expect(execute.mock.calls[0]?.[0]).toEqual({ text: "hi" });
+      expect(execute).not.toHaveBeenCalled();
       expect(toolOutputs(run.calls[1])).toEqual([
-        { toolCallId: "call-1", type: "text", value: '{"echoed":"hi"}' },
+        { toolCallId: "call-1", type: "error-text", value: invalid(AI_SDK_REFUSED_TEXT_REASON) },
       ]);
       expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+    });
+
+    test("an approval policy that denies a path cannot be passed by hiding the path behind a __proto__ key", async () => {
+      const { tools, execute } = await echoTools();
+      const seenByPolicy: unknown[] = [];
+      const toolApproval = {
+        echo: (input: { text?: unknown }) => {
+          seenByPolicy.push(input);
+          return typeof input.text === "string" && input.text.startsWith("/etc")
+            ? "denied"
+            : "approved";
+        },
+      };
+      const hidden = '{"text":"/etc/shadow","__proto__":1}';
+      const first = await runLoop(loop, tools, [call("call-1", hidden)], {
+        repairToolCall: repairAiSdkToolCall,
+        more: { toolApproval },
+      });
+      // The policy saw only the stand-in and approved it; the Tool still never ran.
+      expect(seenByPolicy).toEqual([{ [REPAIR_KEY]: expect.any(String) }]);
+      expect(execute).not.toHaveBeenCalled();
+      expect(toolOutputs(first.calls[1])).toEqual([
+        { toolCallId: "call-1", type: "error-text", value: invalid(AI_SDK_REFUSED_TEXT_REASON) },
+      ]);
+    });
+
+    test("a token replayed from the history answers with its refusal at most, never with arguments", async () => {
+      const { tools, execute } = await echoTools();
+      const first = await runLoop(loop, tools, [call("call-1", '{"text":"hi","__proto__":1}')], {
+        repairToolCall: repairAiSdkToolCall,
+      });
+      const assistant = JSON.stringify(first.calls[1]?.prompt);
+      const token = assistant.match(
+        /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/,
+      )?.[0];
+      expect(token).toBeDefined();
+      const replay = await runLoop(loop, tools, [call("call-2", { [REPAIR_KEY]: token })], {
+        repairToolCall: repairAiSdkToolCall,
+      });
+      expect(execute).not.toHaveBeenCalled();
+      expect(toolOutputs(replay.calls[1])).toEqual([
+        { toolCallId: "call-2", type: "error-text", value: invalid(UNHELD_REPAIR_REASON) },
+      ]);
+    });
+
+    test("a refinement's own invalid-input verdict on valid JSON stays the SDK's: the hook does not turn it into a run", async () => {
+      const { tools, execute } = await echoTools();
+      const repair = vi.fn(repairAiSdkToolCall);
+      const refine = {
+        echo: (input: { text?: unknown }) => {
+          if (input.text === "/etc/passwd") {
+            throw new InvalidToolInputError({
+              toolName: "echo",
+              toolInput: "{}",
+              cause: new Error("paths under /etc are not allowed"),
+            });
+          }
+          return input;
+        },
+      };
+      const run = await runLoop(loop, tools, [call("call-1", { text: "/etc/passwd" })], {
+        repairToolCall: repair,
+        more: { experimental_refineToolInput: refine },
+      });
+      expect(repair).toHaveBeenCalledTimes(1);
+      await expect(repair.mock.results[0]?.value).resolves.toBeNull();
+      expect(execute).not.toHaveBeenCalled();
+      expect(toolOutputs(run.calls[1])).toMatchObject([
+        { toolCallId: "call-1", type: "error-text" },
+      ]);
     });
 
     test("a broken call beside good ones: only the good ones run, results in call order", async () => {
@@ -184,13 +258,13 @@ describe.each(["generateText", "streamText"] as const satisfies readonly Loop[])
 
     test("a repair whose call never ran is not taken by a later run's valid call with the same id", async () => {
       const { tools, execute } = await echoTools();
-      // A hook call whose step never ran its Tools (an aborted step) leaves its record behind.
-      const held = await repairAiSdkToolCall({
-        toolCall: { type: "tool-call", toolCallId: "call_1", toolName: "echo", input: "{broken" },
-        tools,
-        error: Object.assign(new Error("x"), { name: "AI_InvalidToolInputError" }),
+      // A denied approval never runs the repaired call, and leaves its record behind.
+      const denied = await runLoop(loop, tools, [call("call_1", "{broken")], {
+        repairToolCall: repairAiSdkToolCall,
+        more: { toolApproval: { echo: () => "denied" } },
       });
-      expect(held).not.toBeNull();
+      expect(denied.calls).toHaveLength(2);
+      expect(execute).not.toHaveBeenCalled();
       const run = await runLoop(loop, tools, [call("call_1", { text: "hi" })], {
         repairToolCall: repairAiSdkToolCall,
       });

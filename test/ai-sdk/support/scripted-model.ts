@@ -91,6 +91,8 @@ export interface LoopRun {
 export interface LoopSettings {
   readonly abortSignal?: AbortSignal;
   readonly repairToolCall?: ToolCallRepairFunction<ToolSet>;
+  /** More of the loop's own options (an approval policy, input refinements), passed as they are. */
+  readonly more?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -106,7 +108,7 @@ export async function runLoop(
   loop: Loop,
   tools: ToolSet,
   calls: readonly ScriptedCall[],
-  { abortSignal, repairToolCall }: LoopSettings = {},
+  { abortSignal, repairToolCall, more }: LoopSettings = {},
 ): Promise<LoopRun> {
   const turns = [calls, []];
   const model = new MockLanguageModelV4({
@@ -120,6 +122,7 @@ export async function runLoop(
     stopWhen: isStepCount(3),
     ...(abortSignal === undefined ? {} : { abortSignal }),
     ...(repairToolCall === undefined ? {} : { repairToolCall }),
+    ...more,
   };
   if (loop === "generateText") {
     try {
