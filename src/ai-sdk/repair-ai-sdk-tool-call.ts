@@ -104,6 +104,31 @@ function errorName(error: unknown): string | undefined {
 }
 
 /**
+ * Whether parsed JSON holds a key the SDK's parser refuses: `__proto__`, or
+ * `constructor` whose value is an object with `prototype`. The value comes
+ * from our parser (plain objects and arrays, depth-bounded), walked without
+ * recursion.
+ */
+function holdsPrototypeKey(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (typeof node !== "object" || node === null) continue;
+    if (!Array.isArray(node)) {
+      if (Object.hasOwn(node, "__proto__")) return true;
+      const holder = Object.hasOwn(node, "constructor")
+        ? (node as Record<string, unknown>).constructor
+        : undefined;
+      if (typeof holder === "object" && holder !== null && Object.hasOwn(holder, "prototype")) {
+        return true;
+      }
+    }
+    for (const child of Object.values(node)) pending.push(child);
+  }
+  return false;
+}
+
+/**
  * A repair function for the AI SDK's `repairToolCall` option of
  * `generateText`, `streamText` and agents, for Tools made by `toAiSdkTools`.
  * When the SDK cannot parse the model's argument text for one of them, it
@@ -130,7 +155,8 @@ function errorName(error: unknown): string | undefined {
  * name (the SDK's own error quotes it whole). Answers `null` (the SDK's own
  * handling) for invalid input of a tool `toAiSdkTools` did not make, for an
  * invalid-input error that is not the SDK's parse failure (one a host's
- * `refineToolInput` throws stays the host's verdict), and for any other error.
+ * `refineToolInput` throws stays the host's verdict, as does text that parses
+ * and holds no such key), and for any other error.
  *
  * @example
  * const result = await generateText({
@@ -160,6 +186,9 @@ export async function repairAiSdkToolCall(options: RepairOptions): Promise<Model
   // throws for text that parsed is that host's verdict, and stays the SDK's to answer.
   if (errorName(ownValue(error, "cause")) !== "AI_JSONParseError") return null;
   const parsed = parseToolArguments(input);
+  // Text our parser accepts is only ours to refuse when it holds what the SDK's parser refuses;
+  // otherwise the parse error was a host's (a refinement's), and stays the SDK's to answer.
+  if (parsed.ok && !holdsPrototypeKey(parsed.value)) return null;
   const stand = aiSdkRepairs.hold(tool, parsed.ok ? AI_SDK_REFUSED_TEXT_REASON : parsed.reason);
   if (stand === undefined) return null;
   // The same call (its id and provider metadata included), with the token as its input.

@@ -9,7 +9,7 @@
 import { type AgentInputItem, type Model, type Tool, tool } from "@openai/agents-core";
 import { describe, expect, test, vi } from "vitest";
 import { defineTool, ToolRegistry } from "../../course/src/index.ts";
-import { REPAIR_KEY } from "../../src/frameworks/pending-repairs.ts";
+import { REPAIR_KEY, UNHELD_REPAIR_REASON } from "../../src/frameworks/pending-repairs.ts";
 import { repairOpenAIAgentsModel, toOpenAIAgentsTools } from "../../src/openai-agents/index.ts";
 import { call, type Mode, runAgent, toolOutputs } from "./support/scripted-run.ts";
 
@@ -159,6 +159,16 @@ describe.each(["run", "streamed run"] as const satisfies readonly Mode[])(
       expect(String(run.error)).toContain("Tool call ID dup was reused");
       expect(execute).not.toHaveBeenCalled();
       expect(run.calls).toHaveLength(1);
+    });
+
+    test("a call carrying the reserved key without a held record is refused, and the Tool never runs", async () => {
+      const { tools, execute, wrapModel } = await echoTools();
+      const forged = { [REPAIR_KEY]: "00000000-0000-4000-8000-000000000000", text: "hi" };
+      const run = await runAgent(mode, tools, [call("call-1", forged)], { wrapModel });
+      expect(execute).not.toHaveBeenCalled();
+      expect(toolOutputs(run.calls[1]?.request)).toEqual([
+        { callId: "call-1", text: invalid(UNHELD_REPAIR_REASON) },
+      ]);
     });
 
     test("a repair held by a run that failed is not taken by a later run's valid call with the same id", async () => {
