@@ -27,7 +27,7 @@ export const AI_SDK_MAX_PENDING_REPAIRS: number = MAX_PENDING_REPAIRS;
  * SDK's approval, `refineToolInput` and callbacks see a repaired call's
  * stand-in input, so no repaired call may run on anything they did not see.
  */
-export const aiSdkRepairs = new PendingRepairs<string>();
+export const aiSdkRepairs = new PendingRepairs();
 
 /**
  * The reason for text our parser accepts but the SDK's refuses: its parser

@@ -14,11 +14,7 @@ import {
   ToolRegistry,
   toolCallWithInvalidArguments,
 } from "../../course/src/index.ts";
-import {
-  type RepairLookup,
-  takeRepair,
-  UNHELD_REPAIR_REASON,
-} from "../frameworks/pending-repairs.ts";
+import { takeRepair } from "../frameworks/pending-repairs.ts";
 import {
   type AiSdkJsonSchema,
   type AiSdkTool,
@@ -125,21 +121,20 @@ function toModelOutput({ output }: { readonly output: unknown }): TextOutput {
 
 /**
  * The call our boundary runs: the SDK's parsed input as it is, or, for a call
- * `repairAiSdkToolCall` repaired, a refusal with the held reason (the
- * stand-in input carrying the token is never read as arguments).
+ * `repairAiSdkToolCall` repaired, a refusal with its reason (the stand-in
+ * input carrying the token is never read as arguments).
  */
 function callFor(
   name: string,
   toolCallId: unknown,
   input: unknown,
-  lookup: RepairLookup<string>,
+  refused: string | undefined,
 ): CourseToolCall {
-  if (!lookup.repaired) {
+  if (refused === undefined) {
     // The SDK passes the parsed arguments as they are; our boundary snapshots and validates them.
     return { type: "toolCall", id: toolCallId, name, arguments: input } as CourseToolCall;
   }
-  const reason = lookup.outcome ?? UNHELD_REPAIR_REASON;
-  return toolCallWithInvalidArguments({ id: toolCallId as string, name }, reason);
+  return toolCallWithInvalidArguments({ id: toolCallId as string, name }, refused);
 }
 
 function bridge(
@@ -150,7 +145,7 @@ function bridge(
   callOptions: ToolCallOptions | undefined,
   jsonSchema: AiSdkJsonSchema,
 ): AiSdkTool {
-  // The calls repairAiSdkToolCall repaired for this Tool, by the token in their input.
+  // The refusal reasons of the calls repairAiSdkToolCall repaired for this Tool, by token.
   const repairs = new Map<string, string>();
   const execute = async (
     input: unknown,

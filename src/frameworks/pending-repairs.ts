@@ -1,10 +1,12 @@
 /**
  * Repaired calls waiting for their Tool: when a framework's hook finds a
- * model's argument text our bounded parser refuses, it keeps our parser's
- * outcome here under the bridged Tool and a fresh random token, and hands the
+ * model's argument text our bounded parser refuses, it keeps the refusal's
+ * reason here under the bridged Tool and a fresh random token, and hands the
  * framework the call with `{"__toolbound_repair":"<token>"}` as its arguments;
- * the bridged Tool's `execute` takes the outcome back by that token and
- * answers from it, never from the stand-in arguments.
+ * the bridged Tool's `execute` takes the reason back by that token and refuses
+ * the call with it, never reading the stand-in arguments. Only reasons are
+ * kept, never arguments: a framework's approval and hooks see the stand-in
+ * alone, so no repaired call may run.
  *
  * Why a token and not the call id: ids repeat (two calls of one step may share
  * one, and short ids like `call_0` come back in every run of a local server),
@@ -39,20 +41,20 @@ export const UNHELD_REPAIR_REASON = `arguments use the reserved key "${REPAIR_KE
 
 /**
  * The repaired calls of the bridged Tools of one framework adapter, each
- * Tool's records in a map its own `execute` holds.
+ * Tool's refusal reasons, by token, in a map its own `execute` holds.
  *
  * @example
- * const repairs = new PendingRepairs<string>();
+ * const repairs = new PendingRepairs();
  * const mine = new Map<string, string>();
  * repairs.serve(bridgedTool, mine);
  * const text = repairs.hold(bridgedTool, "arguments are not valid JSON at position 8");
- * takeRepair(mine, JSON.parse(text)); // { repaired: true, outcome: "arguments are not valid JSON at position 8" }
+ * takeRepair(mine, JSON.parse(text)); // "arguments are not valid JSON at position 8"
  */
-export class PendingRepairs<T> {
-  readonly #byTool = new WeakMap<object, Map<string, T>>();
+export class PendingRepairs {
+  readonly #byTool = new WeakMap<object, Map<string, string>>();
 
   /** Makes `tool` one this serves, its records kept in `records`. */
-  serve(tool: object, records: Map<string, T>): void {
+  serve(tool: object, records: Map<string, string>): void {
     this.#byTool.set(tool, records);
   }
 
@@ -62,12 +64,12 @@ export class PendingRepairs<T> {
   }
 
   /**
-   * Keeps `outcome` for a repaired call of `tool` and returns the argument
+   * Keeps `reason` for a repaired call of `tool` and returns the argument
    * text the framework gets in place of the model's; undefined (nothing kept)
    * for a tool this does not serve. At {@link MAX_PENDING_REPAIRS} records the
    * oldest is dropped first.
    */
-  hold(tool: unknown, outcome: T): string | undefined {
+  hold(tool: unknown, reason: string): string | undefined {
     if (typeof tool !== "object" || tool === null) return undefined;
     const records = this.#byTool.get(tool);
     if (records === undefined) return undefined;
@@ -80,38 +82,32 @@ export class PendingRepairs<T> {
     }
     // Random, so that a model cannot name the record of a call it did not make.
     const token = globalThis.crypto.randomUUID();
-    records.set(token, outcome);
+    records.set(token, reason);
     return JSON.stringify({ [REPAIR_KEY]: token });
   }
 }
 
-/** What {@link takeRepair} found in a call's arguments. */
-export type RepairLookup<T> =
-  | { readonly repaired: false }
-  | { readonly repaired: true; readonly outcome: T | undefined };
-
-const ORDINARY: RepairLookup<never> = Object.freeze({ repaired: false });
-
 /**
- * Looks at the arguments a framework passed a bridged Tool: an ordinary call
- * (no {@link REPAIR_KEY}) is `{ repaired: false }`; a repaired one takes its
- * record out of `records` (a record answers one call only), `outcome`
- * undefined when none is held for its token.
+ * The refusal reason for the arguments a framework passed a bridged Tool:
+ * undefined for an ordinary call (no {@link REPAIR_KEY}); for a repaired one,
+ * its held reason, taken out of `records` (a reason answers one call only),
+ * or {@link UNHELD_REPAIR_REASON} when none is held for its token.
  *
  * @example
- * const lookup = takeRepair(records, input);
- * if (lookup.repaired && lookup.outcome === undefined) refuse(UNHELD_REPAIR_REASON);
+ * const refused = takeRepair(records, input);
+ * const call = refused === undefined ? ordinaryCall : toolCallWithInvalidArguments({ id, name }, refused);
  */
-export function takeRepair<T>(records: Map<string, T>, input: unknown): RepairLookup<T> {
+export function takeRepair(records: Map<string, string>, input: unknown): string | undefined {
   // A Proxy is never asked (its traps could run host code): our boundary reads it as arguments.
   if (typeof input !== "object" || input === null || Array.isArray(input) || isProxy(input)) {
-    return ORDINARY;
+    return undefined;
   }
   // Read once, as a descriptor: a getter is never run.
   const descriptor = Object.getOwnPropertyDescriptor(input, REPAIR_KEY);
-  if (descriptor === undefined) return ORDINARY;
+  if (descriptor === undefined) return undefined;
   const token = "value" in descriptor ? descriptor.value : undefined;
-  const outcome = typeof token === "string" ? records.get(token) : undefined;
-  if (outcome !== undefined) records.delete(token as string);
-  return { repaired: true, outcome };
+  const reason = typeof token === "string" ? records.get(token) : undefined;
+  if (reason === undefined) return UNHELD_REPAIR_REASON;
+  records.delete(token as string);
+  return reason;
 }

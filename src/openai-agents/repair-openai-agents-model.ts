@@ -15,7 +15,7 @@ import type { OpenAIAgentsModel } from "./openai-agents-module.ts";
  * The bridged Tools of `toOpenAIAgentsTools`, the only ones the wrapper
  * serves, each with the reasons our parser gave for its repaired calls.
  */
-export const openAIAgentsRepairs = new PendingRepairs<string>();
+export const openAIAgentsRepairs = new PendingRepairs();
 
 type ModelRequest = Parameters<OpenAIAgentsModel["getResponse"]>[0];
 type ModelResponse = Awaited<ReturnType<OpenAIAgentsModel["getResponse"]>>;

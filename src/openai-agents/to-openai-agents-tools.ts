@@ -14,7 +14,7 @@ import {
   ToolRegistry,
   toolCallWithInvalidArguments,
 } from "../../course/src/index.ts";
-import { takeRepair, UNHELD_REPAIR_REASON } from "../frameworks/pending-repairs.ts";
+import { takeRepair } from "../frameworks/pending-repairs.ts";
 import { dropNullOptionals, SchemaToolError, toOpenAIStrictSchema } from "../schema/index.ts";
 import {
   loadOpenAIAgents,
@@ -96,23 +96,24 @@ function bridge(
   const schema = parameters ?? OPENAI_AGENTS_EMPTY_OBJECT_SCHEMA;
   const strictSchema = wantStrict ? strictSchemaOf(schema, name) : undefined;
   const strict = strictSchema !== undefined;
-  // The calls repairOpenAIAgentsModel repaired for this Tool: our parser's reason, by the token in their input.
+  // The refusal reasons of the calls repairOpenAIAgentsModel repaired for this Tool, by token.
   const repairs = new Map<string, string>();
   const execute = async (input: unknown, _context: unknown, details?: CallDetails) => {
     // Each field read once: a getter could answer differently the second time.
     const { toolCall, signal } = details ?? {};
     const callId = toolCall?.callId;
-    const lookup = takeRepair(repairs, input);
-    let call: CourseToolCall;
-    if (lookup.repaired) {
-      // Never the stand-in input: the held reason, or a refusal when none is held.
-      const reason = lookup.outcome ?? UNHELD_REPAIR_REASON;
-      call = toolCallWithInvalidArguments({ id: callId as string, name }, reason);
-    } else {
-      // Strict mode makes every field required: the model sends null for one it leaves out.
-      const args = strict ? dropNullOptionals(input as CourseJsonValue, schema) : input;
-      call = { type: "toolCall", id: callId, name, arguments: args } as CourseToolCall;
-    }
+    // A repaired call is refused, never run on its stand-in input.
+    const refused = takeRepair(repairs, input);
+    // Strict mode makes every field required: the model sends null for one it leaves out.
+    const call =
+      refused === undefined
+        ? ({
+            type: "toolCall",
+            id: callId,
+            name,
+            arguments: strict ? dropNullOptionals(input as CourseJsonValue, schema) : input,
+          } as CourseToolCall)
+        : toolCallWithInvalidArguments({ id: callId as string, name }, refused);
     const result = await executeToolCall(
       registry,
       call,

@@ -12,9 +12,9 @@ import { repairAiSdkToolCall, toAiSdkTools } from "toolbound/ai-sdk";
 // README:end
 import type { LanguageModel } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
-import { describe, expect, test, vi } from "vitest";
-import { defineTool, type ToolDefinition } from "../../course/src/index.ts";
-import { markedExample, readmeBlock } from "../setup/readme-example.ts";
+import { describe, expect, test } from "vitest";
+import type { ToolDefinition } from "../../course/src/index.ts";
+import { markedExample, readmeBlock, readmeTools } from "../setup/readme-example.ts";
 import { call, generateTurn, toolOutputs } from "./support/scripted-model.ts";
 
 async function example(model: LanguageModel, echo: ToolDefinition, add: ToolDefinition) {
@@ -31,8 +31,6 @@ async function example(model: LanguageModel, echo: ToolDefinition, add: ToolDefi
   return result;
 }
 
-const numbers = (input: unknown) => input as { left: number; right: number };
-
 describe("the README's AI SDK example", () => {
   test("is the README's text, line for line", () => {
     expect(readmeBlock("### Using it with the AI SDK (`toolbound/ai-sdk`)")).toBe(
@@ -41,24 +39,7 @@ describe("the README's AI SDK example", () => {
   });
 
   test("runs: the model asks for add, reads 42, and a broken call is answered by our parser", async () => {
-    const sum = vi.fn(async (input: unknown) => ({
-      sum: numbers(input).left + numbers(input).right,
-    }));
-    const add = defineTool({
-      name: "add",
-      description: "Add two numbers.",
-      validate: (input) =>
-        typeof numbers(input).left === "number" && typeof numbers(input).right === "number"
-          ? { ok: true, value: input }
-          : { ok: false, error: "left and right must be numbers" },
-      execute: sum,
-    });
-    const echo = defineTool({
-      name: "echo",
-      description: "Repeat the text.",
-      validate: (input) => ({ ok: true, value: input }),
-      execute: async (input) => input,
-    });
+    const { echo, add, sum } = readmeTools();
     const model = new MockLanguageModelV4({
       doGenerate: [
         generateTurn([call("call-1", { left: 20, right: 22 }, "add"), call("call-2", "{", "add")]),

@@ -15,8 +15,8 @@ import { repairOpenAIAgentsModel, toOpenAIAgentsTools } from "toolbound/openai-a
 // README:end
 import { setTracingDisabled } from "@openai/agents";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { defineTool, type ToolDefinition } from "../../course/src/index.ts";
-import { markedExample, readmeBlock } from "../setup/readme-example.ts";
+import type { ToolDefinition } from "../../course/src/index.ts";
+import { markedExample, readmeBlock, readmeTools } from "../setup/readme-example.ts";
 
 async function example(echo: ToolDefinition, add: ToolDefinition) {
   // README:begin
@@ -86,8 +86,6 @@ function answerWith(answers: unknown[]) {
   return bodies;
 }
 
-const numbers = (input: unknown) => input as { left: number; right: number };
-
 describe("the README's OpenAI Agents example", () => {
   beforeEach(() => {
     setTracingDisabled(true);
@@ -105,24 +103,7 @@ describe("the README's OpenAI Agents example", () => {
   });
 
   test("runs: the model reads 42 for add, and our reason for a broken call, never its text", async () => {
-    const sum = vi.fn(async (input: unknown) => ({
-      sum: numbers(input).left + numbers(input).right,
-    }));
-    const add = defineTool({
-      name: "add",
-      description: "Add two numbers.",
-      validate: (input) =>
-        typeof numbers(input).left === "number" && typeof numbers(input).right === "number"
-          ? { ok: true, value: input }
-          : { ok: false, error: "left and right must be numbers" },
-      execute: sum,
-    });
-    const echo = defineTool({
-      name: "echo",
-      description: "Repeat the text.",
-      validate: (input) => ({ ok: true, value: input }),
-      execute: async (input) => input,
-    });
+    const { echo, add, sum } = readmeTools();
     const broken = `{"left":"${"x".repeat(10_000)}`;
     const bodies = answerWith([
       response("resp_1", [

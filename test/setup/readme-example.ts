@@ -7,6 +7,8 @@
  */
 
 import { readFileSync } from "node:fs";
+import { vi } from "vitest";
+import { defineTool } from "../../course/src/index.ts";
 
 const README = new URL("../../README.md", import.meta.url);
 
@@ -42,4 +44,29 @@ export function markedExample(file: URL): string {
       return marked.map((line) => line.slice(indent)).join("\n");
     })
     .join("\n\n");
+}
+
+const numbers = (input: unknown) => input as { left: number; right: number };
+
+/** The `echo` and `add` Tools the README's examples pass in, and a spy on `add`'s execute. */
+export function readmeTools() {
+  const sum = vi.fn(async (input: unknown) => ({
+    sum: numbers(input).left + numbers(input).right,
+  }));
+  const add = defineTool({
+    name: "add",
+    description: "Add two numbers.",
+    validate: (input) =>
+      typeof numbers(input).left === "number" && typeof numbers(input).right === "number"
+        ? { ok: true, value: input }
+        : { ok: false, error: "left and right must be numbers" },
+    execute: sum,
+  });
+  const echo = defineTool({
+    name: "echo",
+    description: "Repeat the text.",
+    validate: (input) => ({ ok: true, value: input }),
+    execute: async (input) => input,
+  });
+  return { echo, add, sum };
 }
