@@ -4,8 +4,8 @@
  * the three-argument behaviour is exactly the course's.
  */
 
-import type { RegisteredCourseTool } from "./definitions.ts";
-import { contractError } from "./errors.ts";
+import type { RegisteredCourseTool } from "./definitions.js";
+import { contractError } from "./errors.js";
 import {
   apply,
   freeze,
@@ -15,10 +15,10 @@ import {
   isSafeInteger,
   reflectGet,
   stringCharCodeAt,
-} from "./intrinsics.ts";
-import { refuseCallOption } from "./output-budget.ts";
-import { type OutputLevel, type OutputOptions, readOutputLevel } from "./output-settings.ts";
-import type { CourseJsonValue, CourseToolCall } from "./protocol.ts";
+} from "./intrinsics.js";
+import { refuseCallOption } from "./output-budget.js";
+import { type OutputLevel, type OutputOptions, readOutputLevel } from "./output-settings.js";
+import type { CourseJsonValue, CourseToolCall } from "./protocol.js";
 
 /**
  * Options for one Tool call.

@@ -3,8 +3,8 @@
  * the validator sees and that later caller mutation cannot reach.
  */
 
-import { type ContainerKind, containerKind, describeExotic } from "./containers.ts";
-import { contractError, type ToolContractErrorCode } from "./errors.ts";
+import { type ContainerKind, containerKind, describeExotic } from "./containers.js";
+import { contractError, type ToolContractErrorCode } from "./errors.js";
 import {
   ArrayPrototype,
   defineProperty,
@@ -22,10 +22,10 @@ import {
   weakMapSet,
   weakSetAdd,
   weakSetHas,
-} from "./intrinsics.ts";
-import { formatJsonPath, type PathSegment } from "./json-path.ts";
-import { isNonBlankString, MISSING, readOwnValue } from "./own-fields.ts";
-import type { CourseJsonObject, CourseJsonValue, CourseToolCall } from "./protocol.ts";
+} from "./intrinsics.js";
+import { formatJsonPath, type PathSegment } from "./json-path.js";
+import { isNonBlankString, MISSING, readOwnValue } from "./own-fields.js";
+import type { CourseJsonObject, CourseJsonValue, CourseToolCall } from "./protocol.js";
 
 /** Deepest nesting accepted in call arguments; deeper input is refused, never recursed into. */
 export const COURSE_TOOL_ARGUMENTS_MAX_DEPTH = 256;

@@ -21,8 +21,8 @@ import {
   isArray,
   isProxy,
   ObjectPrototype,
-} from "./intrinsics.ts";
-import { ownDataValue } from "./own-fields.ts";
+} from "./intrinsics.js";
+import { ownDataValue } from "./own-fields.js";
 
 /**
  * Whether `proto`, whose own prototype was already read as `protoOfProto`, is

@@ -3,23 +3,23 @@
  * that `ToolRegistry` stores.
  */
 
-import { snapshotJsonObject } from "./call-snapshot.ts";
-import { contractError, isOwnedContractError } from "./errors.ts";
-import { apply, freeze, isProxy, NativeWeakSet, weakSetAdd, weakSetHas } from "./intrinsics.ts";
+import { snapshotJsonObject } from "./call-snapshot.js";
+import { contractError, isOwnedContractError } from "./errors.js";
+import { apply, freeze, isProxy, NativeWeakSet, weakSetAdd, weakSetHas } from "./intrinsics.js";
 import {
   type OutputBudget,
   readOutputBudget,
   readTruncate,
   refuseDefinitionField,
   type TruncateStrategy,
-} from "./output-budget.ts";
-import { isNonBlankString, type OwnField, readOwnField } from "./own-fields.ts";
+} from "./output-budget.js";
+import { isNonBlankString, type OwnField, readOwnField } from "./own-fields.js";
 import type {
   CourseJsonObject,
   CourseTool,
   CourseToolExecutionContext,
   CourseToolValidation,
-} from "./protocol.ts";
+} from "./protocol.js";
 
 /**
  * A Tool definition after `defineTool`: frozen, its functions stable wrappers

@@ -11,9 +11,9 @@ import {
   NativeWeakSet,
   weakSetAdd,
   weakSetHas,
-} from "./intrinsics.ts";
-import { ownDataValue } from "./own-fields.ts";
-import { BRAND, FATAL_CODE, FATAL_NAME, installProvenance } from "./provenance.ts";
+} from "./intrinsics.js";
+import { ownDataValue } from "./own-fields.js";
+import { BRAND, FATAL_CODE, FATAL_NAME, installProvenance } from "./provenance.js";
 
 /**
  * Codes of {@link ToolContractError}; every one is the host's mistake:

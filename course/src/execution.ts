@@ -4,8 +4,8 @@
  * the bounded serialization of the output. Settles exactly once.
  */
 
-import type { RegisteredCourseTool } from "./definitions.ts";
-import { describeThrown, isRegisteredNonRecoverable } from "./errors.ts";
+import type { RegisteredCourseTool } from "./definitions.js";
+import { describeThrown, isRegisteredNonRecoverable } from "./errors.js";
 import {
   apply,
   controllerAbort,
@@ -15,14 +15,14 @@ import {
   NativeDOMException,
   startTimer,
   stopTimer,
-} from "./intrinsics.ts";
-import { followOutcome } from "./outcomes.ts";
-import type { OutputSettings } from "./output-settings.ts";
-import { serializeConfigured } from "./output-spill.ts";
-import type { CourseToolCall, CourseToolResultMessage } from "./protocol.ts";
-import { type SerializedOutput, serializeToolOutput } from "./serializer.ts";
-import { abortReason, isAborted, watchAbort } from "./signals.ts";
-import { errorResultWithin, toolResultMessage } from "./tool-results.ts";
+} from "./intrinsics.js";
+import { followOutcome } from "./outcomes.js";
+import type { OutputSettings } from "./output-settings.js";
+import { serializeConfigured } from "./output-spill.js";
+import type { CourseToolCall, CourseToolResultMessage } from "./protocol.js";
+import { type SerializedOutput, serializeToolOutput } from "./serializer.js";
+import { abortReason, isAborted, watchAbort } from "./signals.js";
+import { errorResultWithin, toolResultMessage } from "./tool-results.js";
 
 /** Everything the effect phase needs, fixed when the call was prepared. */
 export interface ReadyCall {

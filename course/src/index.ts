@@ -9,14 +9,14 @@ export {
   snapshotJsonObject,
   snapshotToolCall,
   toolCallWithInvalidArguments,
-} from "./call-snapshot.ts";
+} from "./call-snapshot.js";
 export {
   DEFAULT_MAX_SPILL_CHARACTERS,
   OUTPUT_BUDGET_RANGES,
   SPILL_CHARACTERS_RANGE,
-} from "./output-budget.ts";
-export { MAX_SPILL_REFERENCE_CHARACTERS } from "./output-spill.ts";
-export type { OutputLimitName } from "./output-walk.ts";
+} from "./output-budget.js";
+export { MAX_SPILL_REFERENCE_CHARACTERS } from "./output-spill.js";
+export type { OutputLimitName } from "./output-walk.js";
 export type {
   CourseJsonArray,
   CourseJsonObject,
@@ -29,9 +29,9 @@ export type {
   CourseToolExecutionContext,
   CourseToolResultMessage,
   CourseToolValidation,
-} from "./protocol.ts";
-export type { SerializedOutput, SerializeOptions } from "./serializer.ts";
-export { serializeToolOutput } from "./serializer.ts";
+} from "./protocol.js";
+export type { SerializedOutput, SerializeOptions } from "./serializer.js";
+export { serializeToolOutput } from "./serializer.js";
 export type {
   AnyCourseTool,
   OutputBudget,
@@ -47,7 +47,7 @@ export type {
   ToolRegistryOptions,
   ToolResultErrorCode,
   TruncateStrategy,
-} from "./tool.ts";
+} from "./tool.js";
 export {
   COURSE_TOOL_OUTPUT_CAP_CHARACTERS,
   COURSE_TOOL_SERIALIZATION_MAX_BIGINT_BITS,
@@ -63,5 +63,5 @@ export {
   runPreparedToolCall,
   ToolContractError,
   ToolRegistry,
-} from "./tool.ts";
-export { toolErrorResult, toolResultMessage } from "./tool-results.ts";
+} from "./tool.js";
+export { toolErrorResult, toolResultMessage } from "./tool-results.js";

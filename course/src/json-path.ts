@@ -4,7 +4,7 @@
  * so a hostile key cannot flood a message.
  */
 
-import { regExpTest, sealedRegExp, stringCharCodeAt, stringSlice } from "./intrinsics.ts";
+import { regExpTest, sealedRegExp, stringCharCodeAt, stringSlice } from "./intrinsics.js";
 
 const IDENTIFIER = sealedRegExp(/^[A-Za-z_$][A-Za-z0-9_$]*$/);
 const MAX_KEY_CHARACTERS = 40;

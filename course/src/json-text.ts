@@ -4,7 +4,7 @@
  * what they keep and never split a surrogate pair or an escape.
  */
 
-import { stringCharCodeAt, stringSlice } from "./intrinsics.ts";
+import { stringCharCodeAt, stringSlice } from "./intrinsics.js";
 
 const HEX = "0123456789abcdef";
 

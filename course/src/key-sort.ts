@@ -4,7 +4,7 @@
  * `Array.prototype.sort`, no comparator, no allocation for short lists.
  */
 
-import { mathMin } from "./intrinsics.ts";
+import { mathMin } from "./intrinsics.js";
 
 /** Up to this many keys, insertion sort: no allocation, and `for…in` often yields keys nearly sorted. */
 const INSERTION_LIMIT = 32;

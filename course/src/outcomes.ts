@@ -4,7 +4,7 @@
  * call of `then`, Proxies never asked anything.
  */
 
-import { apply, isNativePromise, isProxy, promiseThen, reflectGet } from "./intrinsics.ts";
+import { apply, isNativePromise, isProxy, promiseThen, reflectGet } from "./intrinsics.js";
 
 const noop = (): void => {};
 

@@ -6,7 +6,7 @@
  * any level, every result is exactly the course's.
  */
 
-import { contractError } from "./errors.ts";
+import { contractError } from "./errors.js";
 import {
   freeze,
   getPrototypeOf,
@@ -16,8 +16,8 @@ import {
   NativeTypeError,
   ObjectPrototype,
   stringSlice,
-} from "./intrinsics.ts";
-import { MISSING, readOwnValue } from "./own-fields.ts";
+} from "./intrinsics.js";
+import { MISSING, readOwnValue } from "./own-fields.js";
 
 /**
  * Limits on what a Tool's output may become, each a positive safe integer

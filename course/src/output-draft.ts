@@ -11,15 +11,15 @@ import {
   measureHead,
   measureTail,
   type TextSpan,
-} from "./json-text.ts";
+} from "./json-text.js";
 import {
   liveHasOwn,
   type OutputLimitName,
   type WalkLimits,
   type WalkResult,
   walkValue,
-} from "./output-walk.ts";
-import { structuredMarker, textMarker } from "./truncation-markers.ts";
+} from "./output-walk.js";
+import { structuredMarker, textMarker } from "./truncation-markers.js";
 
 /** Where a configured cut keeps text: see `TruncateStrategy` in `output-budget.ts`. */
 export type CutStrategy = "head" | "tail" | "head-and-tail";

@@ -6,7 +6,7 @@
  * and the call is serialized exactly as the course serializes it.
  */
 
-import { freeze, mathMax } from "./intrinsics.ts";
+import { freeze, mathMax } from "./intrinsics.js";
 import {
   DEFAULT_MAX_SPILL_CHARACTERS,
   type OutputBudget,
@@ -15,10 +15,10 @@ import {
   readTruncate,
   SPILL_CHARACTERS_RANGE,
   type TruncateStrategy,
-} from "./output-budget.ts";
-import type { OutputLimitName, WalkLimits } from "./output-walk.ts";
-import { MISSING, ownDataValue, readOwnValue } from "./own-fields.ts";
-import { limitsFrom } from "./serializer.ts";
+} from "./output-budget.js";
+import type { OutputLimitName, WalkLimits } from "./output-walk.js";
+import { MISSING, ownDataValue, readOwnValue } from "./own-fields.js";
+import { limitsFrom } from "./serializer.js";
 
 /**
  * What a spill hook is told about the output it receives.

@@ -7,7 +7,7 @@
  * once.
  */
 
-import { isRegisteredNonRecoverable } from "./errors.ts";
+import { isRegisteredNonRecoverable } from "./errors.js";
 import {
   apply,
   defineProperty,
@@ -16,13 +16,13 @@ import {
   isNativePromise,
   NativeError,
   stringCharCodeAt,
-} from "./intrinsics.ts";
-import { observe } from "./outcomes.ts";
-import { draftOutput } from "./output-draft.ts";
-import type { OutputSettings, OutputSpillInfo, SpillSettings } from "./output-settings.ts";
-import type { OutputLimitName } from "./output-walk.ts";
-import type { CourseToolCall } from "./protocol.ts";
-import type { SerializedOutput } from "./serializer.ts";
+} from "./intrinsics.js";
+import { observe } from "./outcomes.js";
+import { draftOutput } from "./output-draft.js";
+import type { OutputSettings, OutputSpillInfo, SpillSettings } from "./output-settings.js";
+import type { OutputLimitName } from "./output-walk.js";
+import type { CourseToolCall } from "./protocol.js";
+import type { SerializedOutput } from "./serializer.js";
 
 /** Name of the process warning emitted for a failed spill when no `onSpillError` is given. */
 export const SPILL_WARNING = "ToolOutputSpillWarning";

@@ -4,20 +4,21 @@
  * what it wrote so far when one runs out.
  */
 
-import { containerKind, describeExotic } from "./containers.ts";
+import { containerKind, describeExotic } from "./containers.js";
 import {
   getOwnPropertyDescriptor,
   hasOwn,
   isProxy,
+  NativeBigInt,
   NativeSet,
   numberIsFinite,
   setAdd,
   setDelete,
   setHas,
-} from "./intrinsics.ts";
-import { formatJsonPath } from "./json-path.ts";
-import { escapeRange, isPlainText, measureHead } from "./json-text.ts";
-import { sortKeys } from "./key-sort.ts";
+} from "./intrinsics.js";
+import { formatJsonPath } from "./json-path.js";
+import { escapeRange, isPlainText, measureHead } from "./json-text.js";
+import { sortKeys } from "./key-sort.js";
 
 /** Which budget cut the output: named in a configured marker. */
 export type OutputLimitName =
@@ -94,7 +95,8 @@ export class Walk {
     this.maxNodes = limits.maxNodes;
     this.maxEntries = limits.maxEntries;
     this.stringLeft = limits.maxStringCharacters;
-    this.bigIntLimit = 1n << BigInt(limits.maxBigIntBits);
+    // BigInt(1), not a literal: the course compiles for ES2017, which has no BigInt literals.
+    this.bigIntLimit = NativeBigInt(1) << NativeBigInt(limits.maxBigIntBits);
     this.onPath = limits.maxDepth > PATH_SCAN_DEPTH ? new NativeSet<object>() : undefined;
   }
 

@@ -3,7 +3,7 @@
  * once, an inherited field counts as absent and its getter never runs.
  */
 
-import { apply, freeze, getOwnPropertyDescriptor, hasOwn, stringTrim } from "./intrinsics.ts";
+import { apply, freeze, getOwnPropertyDescriptor, hasOwn, stringTrim } from "./intrinsics.js";
 
 /** The outcome of reading one own field: absent, or its value (a getter runs once). */
 export type OwnField =

@@ -19,8 +19,8 @@ import {
   ObjectPrototype,
   weakSetAdd,
   weakSetHas,
-} from "./intrinsics.ts";
-import { ownDataValue } from "./own-fields.ts";
+} from "./intrinsics.js";
+import { ownDataValue } from "./own-fields.js";
 
 /** The own, non-enumerable brand every NonRecoverableToolError carries. */
 export const BRAND = Symbol.for("pify.course.NonRecoverableToolError.brand.v1");

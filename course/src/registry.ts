@@ -6,8 +6,8 @@ import {
   type AnyCourseTool,
   type RegisteredCourseTool,
   snapshotDefinition,
-} from "./definitions.ts";
-import { contractError } from "./errors.ts";
+} from "./definitions.js";
+import { contractError } from "./errors.js";
 import {
   freeze,
   getOwnPropertyDescriptor,
@@ -21,10 +21,10 @@ import {
   mapValues,
   NativeMap,
   NativeTypeError,
-} from "./intrinsics.ts";
-import { refuseRegistryOption } from "./output-budget.ts";
-import { type OutputLevel, type OutputOptions, readOutputLevel } from "./output-settings.ts";
-import { type OwnField, readOwnField } from "./own-fields.ts";
+} from "./intrinsics.js";
+import { refuseRegistryOption } from "./output-budget.js";
+import { type OutputLevel, type OutputOptions, readOutputLevel } from "./output-settings.js";
+import { type OwnField, readOwnField } from "./own-fields.js";
 
 let lookup: (registry: ToolRegistry, name: string) => RegisteredCourseTool | undefined;
 let outputOf: (registry: ToolRegistry) => OutputLevel | undefined;
@@ -103,13 +103,23 @@ export class ToolRegistry {
    * (default none) sets output settings for every call of this registry's
    * Tools; an invalid option is a TypeError and nothing is registered.
    */
-  constructor(definitions: readonly AnyCourseTool[] = [], options?: ToolRegistryOptions) {
+  constructor(definitions?: readonly AnyCourseTool[], options?: ToolRegistryOptions);
+  /**
+   * The course's signature: any array, checked at run time (what the course's
+   * modules pass, as the course's interface pins it). Typed definitions take
+   * the overload above, which keeps their callbacks contextually typed.
+   */
+  constructor(definitions?: readonly unknown[], options?: ToolRegistryOptions);
+  constructor(definitions: readonly unknown[] = [], options?: ToolRegistryOptions) {
     this.#output = readRegistryOptions(options);
     this.registerMany(definitions);
   }
 
   /** Registers one definition; throws DUPLICATE_TOOL_NAME if its name is taken. */
-  register(definition: AnyCourseTool): void {
+  register(definition: AnyCourseTool): void;
+  /** The course's signature: any value, checked at run time. */
+  register(definition: unknown): void;
+  register(definition: unknown): void {
     const tool = snapshotDefinition(definition, "Tool definition");
     if (mapHas(this.#tools, tool.name)) {
       throw contractError("DUPLICATE_TOOL_NAME", `Tool name "${tool.name}" is already registered`);
@@ -123,7 +133,10 @@ export class ToolRegistry {
    * not a valid definition) or DUPLICATE_TOOL_NAME (inside the batch or
    * against the registry); on any failure the registry is unchanged.
    */
-  registerMany(definitions: readonly AnyCourseTool[]): void {
+  registerMany(definitions: readonly AnyCourseTool[]): void;
+  /** The course's signature: any array, checked entry by entry at run time. */
+  registerMany(definitions: readonly unknown[]): void;
+  registerMany(definitions: readonly unknown[]): void {
     const length = readBatchLength(definitions);
     const pending = new NativeMap<string, RegisteredCourseTool>();
     for (let index = 0; index < length; index += 1) {

@@ -4,17 +4,17 @@
  * The walk itself is in `output-walk.ts`, configured cuts in `output-draft.ts`.
  */
 
-import { freeze, hasOwn, isProxy, mathMax, NativeTypeError } from "./intrinsics.ts";
-import { firstCodePoints } from "./json-text.ts";
+import { freeze, hasOwn, isProxy, mathMax, NativeTypeError } from "./intrinsics.js";
+import { firstCodePoints } from "./json-text.js";
 import {
   type OutputBudget,
   readOutputBudget,
   readTruncate,
   type TruncateStrategy,
-} from "./output-budget.ts";
-import { type CutStrategy, draftFrom, draftOutput } from "./output-draft.ts";
-import { liveHasOwn, type WalkLimits, type WalkResult, walkValue } from "./output-walk.ts";
-import { MISSING, readOwnValue } from "./own-fields.ts";
+} from "./output-budget.js";
+import { type CutStrategy, draftFrom, draftOutput } from "./output-draft.js";
+import { liveHasOwn, type WalkLimits, type WalkResult, walkValue } from "./output-walk.js";
+import { MISSING, readOwnValue } from "./own-fields.js";
 
 /** Final `content` cap in Unicode code points, the truncation marker included. */
 export const COURSE_TOOL_OUTPUT_CAP_CHARACTERS = 4096;

@@ -25,7 +25,7 @@ import {
   signalReason,
   weakMapGet,
   weakMapSet,
-} from "./intrinsics.ts";
+} from "./intrinsics.js";
 
 /** Something waiting for a signal to abort; called at most once with the reason. */
 export interface AbortWaiter {

@@ -3,10 +3,10 @@
  * successes, and recoverable errors written as `{"error":{"code","message"}}`.
  */
 
-import { freeze, NativeTypeError } from "./intrinsics.ts";
-import type { WalkLimits } from "./output-walk.ts";
-import type { CourseToolCall, CourseToolResultMessage } from "./protocol.ts";
-import { serializeTrusted } from "./serializer.ts";
+import { freeze, NativeTypeError } from "./intrinsics.js";
+import type { WalkLimits } from "./output-walk.js";
+import type { CourseToolCall, CourseToolResultMessage } from "./protocol.js";
+import { serializeTrusted } from "./serializer.js";
 
 /**
  * Builds the frozen message that links a Tool's outcome to its call; the id is

@@ -12,15 +12,15 @@ import {
   readCallOptions,
   resolveTimeout,
   type ToolCallOptions,
-} from "./call-options.ts";
-import { invalidArgumentsReason, snapshotToolCall } from "./call-snapshot.ts";
+} from "./call-options.js";
+import { invalidArgumentsReason, snapshotToolCall } from "./call-snapshot.js";
 import {
   contractError,
   describeThrown,
   isOwnedContractError,
   isRegisteredNonRecoverable,
-} from "./errors.ts";
-import { type ReadyCall, runReadyCall } from "./execution.ts";
+} from "./errors.js";
+import { type ReadyCall, runReadyCall } from "./execution.js";
 import {
   freeze,
   isProxy,
@@ -29,29 +29,29 @@ import {
   weakMapDelete,
   weakMapGet,
   weakMapSet,
-} from "./intrinsics.ts";
-import { refuseIfAsync } from "./outcomes.ts";
-import { resolveOutputSettings } from "./output-settings.ts";
-import { isNonBlankString, MISSING, readOwnValue } from "./own-fields.ts";
-import type { CourseToolCall, CourseToolResultMessage } from "./protocol.ts";
-import { isToolRegistry, lookupTool, registryOutput, type ToolRegistry } from "./registry.ts";
-import { abortReason, isAborted, isAbortSignal } from "./signals.ts";
-import { errorResultWithin } from "./tool-results.ts";
+} from "./intrinsics.js";
+import { refuseIfAsync } from "./outcomes.js";
+import { resolveOutputSettings } from "./output-settings.js";
+import { isNonBlankString, MISSING, readOwnValue } from "./own-fields.js";
+import type { CourseToolCall, CourseToolResultMessage } from "./protocol.js";
+import { isToolRegistry, lookupTool, registryOutput, type ToolRegistry } from "./registry.js";
+import { abortReason, isAborted, isAbortSignal } from "./signals.js";
+import { errorResultWithin } from "./tool-results.js";
 
-export type { ToolCallOptions } from "./call-options.ts";
-export type { AnyCourseTool, RegisteredCourseTool, ToolDefinition } from "./definitions.ts";
-export { defineTool } from "./definitions.ts";
-export type { ToolContractErrorCode } from "./errors.ts";
-export { NonRecoverableToolError, ToolContractError } from "./errors.ts";
-export type { OutputBudget, TruncateStrategy } from "./output-budget.ts";
+export type { ToolCallOptions } from "./call-options.js";
+export type { AnyCourseTool, RegisteredCourseTool, ToolDefinition } from "./definitions.js";
+export { defineTool } from "./definitions.js";
+export type { ToolContractErrorCode } from "./errors.js";
+export { NonRecoverableToolError, ToolContractError } from "./errors.js";
+export type { OutputBudget, TruncateStrategy } from "./output-budget.js";
 export type {
   OutputOptions,
   OutputSpill,
   OutputSpillErrorHandler,
   OutputSpillInfo,
-} from "./output-settings.ts";
-export type { ToolRegistryOptions } from "./registry.ts";
-export { ToolRegistry } from "./registry.ts";
+} from "./output-settings.js";
+export type { ToolRegistryOptions } from "./registry.js";
+export { ToolRegistry } from "./registry.js";
 export {
   COURSE_TOOL_OUTPUT_CAP_CHARACTERS,
   COURSE_TOOL_SERIALIZATION_MAX_BIGINT_BITS,
@@ -60,7 +60,7 @@ export {
   COURSE_TOOL_SERIALIZATION_MAX_NODES,
   COURSE_TOOL_SERIALIZATION_MAX_STRING_CHARACTERS,
   COURSE_TOOL_TRUNCATION_MARKER,
-} from "./serializer.ts";
+} from "./serializer.js";
 
 /**
  * Codes of recoverable, model-visible error results, with who caused them:

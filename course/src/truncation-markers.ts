@@ -5,7 +5,7 @@
  * configured budget the course's fixed marker is used instead, unchanged.
  */
 
-import type { OutputLimitName, WalkLimits } from "./output-walk.ts";
+import type { OutputLimitName, WalkLimits } from "./output-walk.js";
 
 const OPEN = "[Tool output truncated: ";
 

@@ -20,7 +20,7 @@ import {
   NonRecoverableToolError,
   serializeToolOutput,
   ToolRegistry,
-} from "../src/index.ts";
+} from "../src/index.js";
 import {
   ASYNC_VALIDATOR,
   accept,
@@ -44,7 +44,7 @@ import {
   toolOf,
   trapCounting,
   withThen,
-} from "./support/tool-harness.ts";
+} from "./support/tool-harness.js";
 
 const FIELDS = ["name", "description", "validate", "execute"] as const;
 const definitionFields = (): Record<string, unknown> => ({

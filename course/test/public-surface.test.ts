@@ -40,16 +40,16 @@ const INDEX_EXPORTS = [
 
 describe("public surface", () => {
   test.each([
-    ["course/src/index.ts", () => import("../src/index.ts"), INDEX_EXPORTS],
-    ["course/src/tool.ts", () => import("../src/tool.ts"), TOOL_EXPORTS],
+    ["course/src/index.ts", () => import("../src/index.js"), INDEX_EXPORTS],
+    ["course/src/tool.ts", () => import("../src/tool.js"), TOOL_EXPORTS],
   ])("%s exports exactly the pinned runtime names", async (_module, load, expected) => {
     expect(expected.length).toBeGreaterThan(0);
     expect(Object.keys(await load()).sort()).toEqual(expected);
   });
 
   test("every runtime export of the Tool module is re-exported by the index as the same value", async () => {
-    const index: Record<string, unknown> = await import("../src/index.ts");
-    const tool: Record<string, unknown> = await import("../src/tool.ts");
+    const index: Record<string, unknown> = await import("../src/index.js");
+    const tool: Record<string, unknown> = await import("../src/tool.js");
     const names = Object.keys(tool);
     expect(names.length).toBeGreaterThan(0);
     for (const name of names) expect(index[name]).toBe(tool[name]);

@@ -15,8 +15,18 @@ const VITEST = "node_modules/vitest/vitest.mjs";
 const npx = process.platform === "win32" ? "npx.cmd" : "npx";
 const node22 = [npx, "-y", "-p", "node@22", "node"];
 const bun = [npx, "-y", "bun"];
-// Deno asks for permission before a dynamic import reads the TypeScript core.
-const deno = [npx, "-y", "deno", "run", "--allow-read=course/src"];
+// Deno asks for permission before a dynamic import reads the TypeScript core,
+// and maps the core's `.js` import endings to its `.ts` files only when asked.
+const deno = [npx, "-y", "deno", "run", "--unstable-sloppy-imports", "--allow-read=course/src"];
+// Node's type stripping looks for the `.js` file an import names; the hook
+// answers with the `.ts` file beside it (Bun does this by itself).
+const node22Typescript = [
+  ...node22,
+  "--import",
+  "./scripts/runtimes/ts-resolve.mjs",
+  "--experimental-transform-types",
+  "--no-warnings",
+];
 
 const steps = [
   {
@@ -44,18 +54,12 @@ const steps = [
   {
     runtime: "Node.js 22",
     check: "smoke: demo scenarios (TypeScript transform)",
-    command: [...node22, "--experimental-transform-types", "--no-warnings", SMOKE],
+    command: [...node22Typescript, SMOKE],
   },
   {
     runtime: "Node.js 22",
     check: "smoke: fails closed without getBuiltinModule",
-    command: [
-      ...node22,
-      "--experimental-transform-types",
-      "--no-warnings",
-      SMOKE,
-      "--expect-fail-closed",
-    ],
+    command: [...node22Typescript, SMOKE, "--expect-fail-closed"],
   },
 ];
 

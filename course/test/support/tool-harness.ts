@@ -17,7 +17,7 @@ import {
   ToolContractError,
   type ToolContractErrorCode,
   ToolRegistry,
-} from "../../src/index.ts";
+} from "../../src/index.js";
 
 /** The truncation marker, under a short name. */
 export const MARKER = COURSE_TOOL_TRUNCATION_MARKER;
