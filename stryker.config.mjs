@@ -7,7 +7,7 @@ const config = {
   testRunner: "vitest",
   plugins: ["@stryker-mutator/vitest-runner"],
   mutate: ["course/src/**/*.ts"],
-  testFiles: ["course/test/**/*.test.ts", "test/core/**/*.test.ts", "test/property/**/*.test.ts"],
+  testFiles: ["course/test/**/*.test.ts", "test/property/**/*.test.ts"],
   vitest: { configFile: "test/property/vitest.mutation.config.ts", related: false },
   coverageAnalysis: "perTest",
   // Static mutants (in code that runs once, at module load: captured intrinsics,

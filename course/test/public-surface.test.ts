@@ -38,10 +38,60 @@ const INDEX_EXPORTS = [
   "toolResultMessage",
 ].sort();
 
+/**
+ * The declared internal surface: not public, but what `src/` may rely on.
+ * A change here is a change for every capability built on the core.
+ */
+const INTERNAL_EXPORTS = [
+  "ArrayPrototype",
+  "MISSING",
+  "NativeAbortController",
+  "NativeError",
+  "NativeMap",
+  "NativePromise",
+  "NativeTypeError",
+  "ObjectPrototype",
+  "abortReason",
+  "addEventListener",
+  "apply",
+  "containerKind",
+  "controllerAbort",
+  "controllerSignal",
+  "deadlineRule",
+  "defineProperty",
+  "freeze",
+  "getOwnPropertyDescriptor",
+  "hasOwn",
+  "isAbortSignal",
+  "isArray",
+  "isDeadline",
+  "isFrozen",
+  "isNativePromise",
+  "isNonBlankString",
+  "isProxy",
+  "isSafeInteger",
+  "isToolRegistry",
+  "jsonTextExceeds",
+  "mapGet",
+  "mapSet",
+  "numberIsFinite",
+  "promiseThen",
+  "readCallOptions",
+  "readOutputLevel",
+  "readOwnValue",
+  "reflectGet",
+  "regExpTest",
+  "sealedRegExp",
+  "signalAborted",
+  "stringCharCodeAt",
+  "stringSlice",
+].sort();
+
 describe("public surface", () => {
   test.each([
     ["course/src/index.ts", () => import("../src/index.js"), INDEX_EXPORTS],
     ["course/src/tool.ts", () => import("../src/tool.js"), TOOL_EXPORTS],
+    ["course/src/internal.ts (not public)", () => import("../src/internal.js"), INTERNAL_EXPORTS],
   ])("%s exports exactly the pinned runtime names", async (_module, load, expected) => {
     expect(expected.length).toBeGreaterThan(0);
     expect(Object.keys(await load()).sort()).toEqual(expected);

@@ -11,7 +11,7 @@ import {
   run,
   start,
   useBuiltFixtures,
-} from "./cli-test-support.ts";
+} from "../../test/support/cli.ts";
 
 const fixture = useBuiltFixtures();
 

@@ -8,7 +8,7 @@ import {
   COURSE_TOOL_OUTPUT_CAP_CHARACTERS,
   COURSE_TOOL_TRUNCATION_MARKER,
 } from "../../course/src/index.ts";
-import { EXAMPLES, lines, run, useBuiltFixtures } from "./cli-test-support.ts";
+import { EXAMPLES, lines, run, useBuiltFixtures } from "../../test/support/cli.ts";
 
 const fixture = useBuiltFixtures();
 

@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { ToolRegistry } from "../../course/src/index.ts";
 import examples from "../../examples/tools.ts";
+import { EXAMPLES, lines, ROOT, run, useBuiltFixtures } from "../../test/support/cli.ts";
 import { type ProviderFormat, toProviderTools } from "../schema/index.ts";
-import { EXAMPLES, lines, ROOT, run, useBuiltFixtures } from "./cli-test-support.ts";
 
 const fixture = useBuiltFixtures();
 

@@ -23,7 +23,7 @@ import {
   run,
   start,
   writeFixtures,
-} from "./cli-test-support.ts";
+} from "../../test/support/cli.ts";
 
 /** A connected client, the errors it saw (a stray line on stdout would be one), and the server's stderr. */
 interface Session {

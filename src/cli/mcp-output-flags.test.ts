@@ -16,7 +16,7 @@ import {
   run,
   start,
   useBuiltFixtures,
-} from "./cli-test-support.ts";
+} from "../../test/support/cli.ts";
 
 const fixture = useBuiltFixtures();
 

@@ -15,7 +15,7 @@
  * carry it, and an ordinary call never takes a record.
  */
 
-import { isProxy } from "../../course/src/intrinsics.ts";
+import { isProxy } from "../../course/src/internal.ts";
 
 /**
  * The argument key a repaired call carries its token under. An arguments

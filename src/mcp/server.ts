@@ -10,8 +10,8 @@ import {
   ListToolsRequestSchema,
   type ListToolsResult,
 } from "@modelcontextprotocol/sdk/types.js";
-import { readCallOptions } from "../../course/src/call-options.ts";
 import { type ToolCallOptions, ToolRegistry } from "../../course/src/index.ts";
+import { readCallOptions } from "../../course/src/internal.ts";
 import { toProviderTools } from "../schema/index.ts";
 import { callRegistryTool, type McpCallSettings } from "./call-tool.ts";
 

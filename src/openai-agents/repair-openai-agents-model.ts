@@ -6,7 +6,7 @@
  * be put in place before the runner reads the model's response.
  */
 
-import { isProxy } from "../../course/src/intrinsics.ts";
+import { isProxy } from "../../course/src/internal.ts";
 import { PendingRepairs } from "../frameworks/pending-repairs.ts";
 import { parseToolArguments } from "../providers/argument-limits.ts";
 import type { OpenAIAgentsModel } from "./openai-agents-module.ts";

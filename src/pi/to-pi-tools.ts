@@ -4,7 +4,6 @@
  * bounded output and cancellation from our boundary.
  */
 
-import { readCallOptions } from "../../course/src/call-options.ts";
 import {
   type CourseJsonObject,
   type CourseToolCall,
@@ -13,6 +12,7 @@ import {
   type ToolCallOptions,
   ToolRegistry,
 } from "../../course/src/index.ts";
+import { readCallOptions } from "../../course/src/internal.ts";
 import type { PiAgentToolResult, PiBridgedTool, PiJsonSchema } from "./pi-types.ts";
 
 /**

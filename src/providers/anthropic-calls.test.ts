@@ -4,8 +4,13 @@
  */
 import { describe, expect, test } from "vitest";
 import { invalidArgumentsReason, ToolContractError } from "../../course/src/index.ts";
+import {
+  anthropicMessage,
+  textBlock,
+  thrownBy,
+  toolUseBlock,
+} from "../../test/support/providers.ts";
 import { readToolCalls } from "./index.ts";
-import { anthropicMessage, textBlock, thrownBy, toolUseBlock } from "./provider-test-support.ts";
 
 describe("documented responses", () => {
   test("text, thinking and server tool blocks are passed over; tool_use blocks come out in order", () => {

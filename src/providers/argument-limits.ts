@@ -16,14 +16,14 @@ import {
   isSafeInteger,
   NativeTypeError,
   reflectGet,
-} from "../../course/src/intrinsics.ts";
+} from "../../course/src/internal.ts";
 import {
   type ArgumentLimits,
   PROVIDER_ARGUMENTS_MAX_CHARACTERS,
   PROVIDER_ARGUMENTS_MAX_DEPTH,
   parseArgumentText,
 } from "./argument-parser.ts";
-import { describeFound } from "./response-fields.ts";
+import { describeFound } from "./describe-found.ts";
 
 /**
  * Limits on a model's arguments.

@@ -20,7 +20,7 @@ import {
   ObjectPrototype,
   stringCharCodeAt,
   stringSlice,
-} from "../../course/src/intrinsics.ts";
+} from "../../course/src/internal.ts";
 import {
   BACKSLASH,
   CLOSE_BRACE,

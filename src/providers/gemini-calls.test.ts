@@ -6,8 +6,8 @@
 import { GenerateContentResponse } from "@google/genai";
 import { describe, expect, test, vi } from "vitest";
 import { invalidArgumentsReason, ToolContractError } from "../../course/src/index.ts";
+import { functionCallPart, geminiResponse, thrownBy } from "../../test/support/providers.ts";
 import { readToolCalls } from "./index.ts";
-import { functionCallPart, geminiResponse, thrownBy } from "./provider-test-support.ts";
 
 describe("documented responses", () => {
   test("calls without ids get gemini-call-<index>, their index among the response's calls", () => {

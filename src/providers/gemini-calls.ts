@@ -5,8 +5,7 @@
  * over. Gemini sends `args` already parsed, so they are checked as a value.
  */
 
-import { regExpTest, sealedRegExp } from "../../course/src/intrinsics.ts";
-import { isNonBlankString } from "../../course/src/own-fields.ts";
+import { isNonBlankString, regExpTest, sealedRegExp } from "../../course/src/internal.ts";
 import { markLastCallCutOff, type RawToolCall } from "./raw-call.ts";
 import type { ResponseReader } from "./response-fields.ts";
 

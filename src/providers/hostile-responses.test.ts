@@ -6,8 +6,6 @@
  */
 import { describe, expect, test } from "vitest";
 import { invalidArgumentsReason } from "../../course/src/index.ts";
-import { executeToolCalls } from "../rounds/index.ts";
-import { readToolCalls } from "./index.ts";
 import {
   anthropicMessage,
   chatCompletion,
@@ -20,7 +18,9 @@ import {
   thrownBy,
   toolUseBlock,
   VALUE_FORMATS,
-} from "./provider-test-support.ts";
+} from "../../test/support/providers.ts";
+import { executeToolCalls } from "../rounds/index.ts";
+import { readToolCalls } from "./index.ts";
 
 const signal = () => new AbortController().signal;
 

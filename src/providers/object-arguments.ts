@@ -7,23 +7,23 @@
  * host mistake, refused with a TypeError.
  */
 
-import { jsonTextExceeds } from "../../course/src/call-options.ts";
-import { containerKind } from "../../course/src/containers.ts";
 import {
   type CourseJsonObject,
   type CourseToolCall,
   snapshotToolCall,
 } from "../../course/src/index.ts";
 import {
+  containerKind,
   getOwnPropertyDescriptor,
   hasOwn,
   isArray,
   isProxy,
+  jsonTextExceeds,
   mapGet,
   mapSet,
   NativeMap,
   numberIsFinite,
-} from "../../course/src/intrinsics.ts";
+} from "../../course/src/internal.ts";
 import type { ArgumentLimits } from "./argument-parser.ts";
 
 const objectKeys = Object.keys;

@@ -4,15 +4,15 @@
  */
 import { describe, expect, test } from "vitest";
 import { invalidArgumentsReason, ToolContractError } from "../../course/src/index.ts";
-import { executeToolCalls } from "../rounds/index.ts";
-import { readToolCalls } from "./index.ts";
 import {
   chatCompletion,
   chatToolCall,
   errorContent,
   recordingRegistry,
   thrownBy,
-} from "./provider-test-support.ts";
+} from "../../test/support/providers.ts";
+import { executeToolCalls } from "../rounds/index.ts";
+import { readToolCalls } from "./index.ts";
 
 const signal = () => new AbortController().signal;
 

@@ -4,13 +4,13 @@
  */
 import { describe, expect, test } from "vitest";
 import { invalidArgumentsReason, ToolContractError } from "../../course/src/index.ts";
-import { readToolCalls } from "./index.ts";
 import {
   functionCallItem,
   outputMessage,
   responsesResponse,
   thrownBy,
-} from "./provider-test-support.ts";
+} from "../../test/support/providers.ts";
+import { readToolCalls } from "./index.ts";
 
 const reasoning = { type: "reasoning", id: "rs_1", summary: [] };
 const webSearch = { type: "web_search_call", id: "ws_1", status: "completed" };

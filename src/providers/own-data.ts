@@ -3,7 +3,7 @@
  * running code someone planted on a prototype.
  */
 
-import { defineProperty } from "../../course/src/intrinsics.ts";
+import { defineProperty } from "../../course/src/internal.ts";
 
 /**
  * Adds an own data property to a fresh object or array. Assignment is the fast

@@ -12,7 +12,7 @@ import {
   ToolContractError,
   toolCallWithInvalidArguments,
 } from "../../course/src/index.ts";
-import { ArrayPrototype, freeze, mapGet, mapSet, NativeMap } from "../../course/src/intrinsics.ts";
+import { ArrayPrototype, freeze, mapGet, mapSet, NativeMap } from "../../course/src/internal.ts";
 import { readAnthropicCalls } from "./anthropic-calls.ts";
 import { type ArgumentLimitOptions, readArgumentLimits } from "./argument-limits.ts";
 import { type ArgumentLimits, parseArgumentText } from "./argument-parser.ts";

@@ -7,21 +7,18 @@
  * Every refusal is a TypeError naming the format, the path and what was found.
  */
 
-import { ArrayPrototype, isArray, isProxy, NativeTypeError } from "../../course/src/intrinsics.ts";
-import { isNonBlankString, MISSING, readOwnValue } from "../../course/src/own-fields.ts";
+import {
+  ArrayPrototype,
+  isArray,
+  isNonBlankString,
+  isProxy,
+  MISSING,
+  NativeTypeError,
+  readOwnValue,
+} from "../../course/src/internal.ts";
+import { describeFound } from "./describe-found.ts";
 import { addData } from "./own-data.ts";
 import type { RoundTripFormat } from "./round-trip-formats.ts";
-
-/** Names the kind of a value for an error message, without reading anything from it. */
-export function describeFound(value: unknown): string {
-  if (value === null) return "null";
-  if (value === undefined) return "undefined";
-  if (typeof value === "string") return value.length === 0 ? "an empty string" : "a string";
-  if (typeof value !== "object" && typeof value !== "function") return `a ${typeof value}`;
-  if (isProxy(value)) return "a Proxy";
-  if (typeof value === "function") return "a function";
-  return isArray(value) ? "an array" : "an object";
-}
 
 /** Reads one response of one format; `fail` builds the TypeError every refusal throws. */
 export class ResponseReader {

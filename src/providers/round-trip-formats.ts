@@ -4,8 +4,8 @@
  * them: its calls arrive one at a time through `toolbound/mcp`.
  */
 
-import { NativeTypeError } from "../../course/src/intrinsics.ts";
-import { describeFound } from "./response-fields.ts";
+import { NativeTypeError } from "../../course/src/internal.ts";
+import { describeFound } from "./describe-found.ts";
 
 /**
  * The formats `readToolCalls` and `toToolResultMessages` speak.

@@ -9,9 +9,9 @@ import {
   toolErrorResult,
   toolResultMessage,
 } from "../../course/src/index.ts";
+import { functionCallPart, recordingRegistry, thrownBy } from "../../test/support/providers.ts";
 import { executeToolCalls } from "../rounds/index.ts";
 import { readToolCalls, toToolResultMessages } from "./index.ts";
-import { functionCallPart, recordingRegistry, thrownBy } from "./provider-test-support.ts";
 
 const ok = toolResultMessage({ id: "call_1", name: "add" }, '{"sum":3}', false);
 const failed = toolErrorResult(

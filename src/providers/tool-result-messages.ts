@@ -13,16 +13,16 @@ import {
   hasOwn,
   isArray,
   isFrozen,
+  isNonBlankString,
   isProxy,
   mapGet,
   mapSet,
   NativeMap,
   NativeTypeError,
-} from "../../course/src/intrinsics.ts";
-import { isNonBlankString } from "../../course/src/own-fields.ts";
+} from "../../course/src/internal.ts";
+import { describeFound } from "./describe-found.ts";
 import { isGeneratedGeminiId } from "./gemini-calls.ts";
 import { addData } from "./own-data.ts";
-import { describeFound } from "./response-fields.ts";
 import { assertRoundTripFormat, type RoundTripFormat } from "./round-trip-formats.ts";
 
 /** An OpenAI Chat Completions tool message (`messages` of the next request). */

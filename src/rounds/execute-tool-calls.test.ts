@@ -6,8 +6,8 @@ import {
   defineTool,
   ToolRegistry,
 } from "../../course/src/index.ts";
+import { accept, call, gatedTools, nextTurn, until } from "../../test/support/rounds.ts";
 import { executeToolCalls } from "./index.ts";
-import { accept, call, gatedTools, nextTurn, until } from "./round-test-support.ts";
 
 const errorCode = (result: CourseToolResultMessage | undefined): string | undefined =>
   result?.isError === true ? JSON.parse(result.content).error.code : undefined;

@@ -10,9 +10,14 @@ import {
   ToolContractError,
   type ToolRegistry,
 } from "../../course/src/index.ts";
-import { freeze, NativePromise, signalAborted } from "../../course/src/intrinsics.ts";
-import { isToolRegistry } from "../../course/src/registry.ts";
-import { abortReason, isAbortSignal } from "../../course/src/signals.ts";
+import {
+  abortReason,
+  freeze,
+  isAbortSignal,
+  isToolRegistry,
+  NativePromise,
+  signalAborted,
+} from "../../course/src/internal.ts";
 import { snapshotRoundCalls } from "./round-calls.ts";
 import { type RoundSettings, readRoundOptions, type ToolRoundOptions } from "./round-options.ts";
 import { ToolRound } from "./round-runner.ts";

@@ -9,7 +9,7 @@ import {
   type CourseToolResultMessage,
   toolResultMessage,
 } from "../../course/src/index.ts";
-import { stringCharCodeAt, stringSlice } from "../../course/src/intrinsics.ts";
+import { stringCharCodeAt, stringSlice } from "../../course/src/internal.ts";
 
 const isHighSurrogate = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdbff;
 const isLowSurrogate = (unit: number): boolean => unit >= 0xdc00 && unit <= 0xdfff;

@@ -19,7 +19,7 @@ import {
   mapGet,
   mapSet,
   NativeMap,
-} from "../../course/src/intrinsics.ts";
+} from "../../course/src/internal.ts";
 import { store } from "./round-intrinsics.ts";
 
 function invalid(message: string, cause?: unknown): never {

@@ -6,8 +6,8 @@ import {
   NonRecoverableToolError,
   ToolRegistry,
 } from "../../course/src/index.ts";
+import { accept, call, gatedTools, nextTurn, until } from "../../test/support/rounds.ts";
 import { executeToolCalls } from "./index.ts";
-import { accept, call, gatedTools, nextTurn, until } from "./round-test-support.ts";
 
 describe("cancellation", () => {
   test("a run abort mid-round reaches every running Tool and rejects with the run's reason", async () => {

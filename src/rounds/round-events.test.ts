@@ -1,7 +1,7 @@
 import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, test } from "vitest";
+import { call, echoTools, gatedTools, nextTurn, until } from "../../test/support/rounds.ts";
 import { executeToolCalls, ROUND_LISTENER_WARNING, type ToolRoundEvent } from "./index.ts";
-import { call, echoTools, gatedTools, nextTurn, until } from "./round-test-support.ts";
 
 const label = (event: ToolRoundEvent): string =>
   `${event.type === "tool.started" ? "started" : "finished"} ${event.call.id}`;

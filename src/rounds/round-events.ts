@@ -14,7 +14,7 @@ import {
   isNativePromise,
   NativeError,
   promiseThen,
-} from "../../course/src/intrinsics.ts";
+} from "../../course/src/internal.ts";
 import { emitWarning, store } from "./round-intrinsics.ts";
 
 /**

@@ -6,8 +6,8 @@ import {
   ToolContractError,
   ToolRegistry,
 } from "../../course/src/index.ts";
+import { accept, call } from "../../test/support/rounds.ts";
 import { executeToolCalls, type ToolRoundOptions } from "./index.ts";
-import { accept, call } from "./round-test-support.ts";
 
 /** A registry whose one Tool counts validations and executions. */
 function counted() {

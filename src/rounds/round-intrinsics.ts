@@ -11,7 +11,7 @@
  * intrinsics, captured there for the same reason.
  */
 
-import { apply, defineProperty } from "../../course/src/intrinsics.ts";
+import { apply, defineProperty } from "../../course/src/internal.ts";
 
 const nativeRemoveEventListener = EventTarget.prototype.removeEventListener;
 /** `EventTarget.prototype.removeEventListener` as it was at load (an own override is ignored). */

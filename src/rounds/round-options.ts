@@ -5,10 +5,17 @@
  * else happens; a bad value is the host's mistake, never a model-visible result.
  */
 
-import { deadlineRule, isDeadline } from "../../course/src/call-options.ts";
 import { type ToolCallOptions, ToolContractError } from "../../course/src/index.ts";
-import { freeze, isProxy, isSafeInteger, reflectGet } from "../../course/src/intrinsics.ts";
-import { type OutputLevel, readOutputLevel } from "../../course/src/output-settings.ts";
+import type { OutputLevel } from "../../course/src/internal.ts";
+import {
+  deadlineRule,
+  freeze,
+  isDeadline,
+  isProxy,
+  isSafeInteger,
+  readOutputLevel,
+  reflectGet,
+} from "../../course/src/internal.ts";
 import type { ToolRoundEventErrorHandler, ToolRoundEventListener } from "./round-events.ts";
 import { store } from "./round-intrinsics.ts";
 

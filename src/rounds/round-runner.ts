@@ -13,6 +13,7 @@ import {
   type ToolRegistry,
 } from "../../course/src/index.ts";
 import {
+  abortReason,
   addEventListener,
   controllerAbort,
   controllerSignal,
@@ -20,8 +21,7 @@ import {
   NativeAbortController,
   promiseThen,
   signalAborted,
-} from "../../course/src/intrinsics.ts";
-import { abortReason } from "../../course/src/signals.ts";
+} from "../../course/src/internal.ts";
 import { RoundBudget } from "./round-budget.ts";
 import { finishedEvent, RoundEvents, startedEvent } from "./round-events.ts";
 import { removeEventListener, store } from "./round-intrinsics.ts";

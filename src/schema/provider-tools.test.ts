@@ -5,8 +5,8 @@ import * as v from "valibot";
 import { describe, expect, test } from "vitest";
 import * as z from "zod";
 import { defineTool, ToolRegistry } from "../../course/src/index.ts";
+import { thrownBy } from "../../test/support/schema.ts";
 import { type ProviderFormat, schemaTool, toProviderTools } from "./index.ts";
-import { thrownBy } from "./schema-test-support.ts";
 import { fromTypeBox } from "./typebox.ts";
 
 const execute = async (input: unknown) => input;

@@ -4,8 +4,8 @@ import { Type } from "typebox";
 import * as v from "valibot";
 import { describe, expect, expectTypeOf, test, vi } from "vitest";
 import * as z from "zod";
+import { thrownBy } from "../../test/support/schema.ts";
 import { schemaTool } from "./index.ts";
-import { thrownBy } from "./schema-test-support.ts";
 import type { StandardSchemaV1 } from "./standard-schema.ts";
 
 const execute = async (input: unknown) => input;

@@ -1,7 +1,7 @@
 import { Type } from "typebox";
 import { describe, expect, expectTypeOf, test, vi } from "vitest";
+import { thrownBy } from "../../test/support/schema.ts";
 import { schemaTool } from "./index.ts";
-import { thrownBy } from "./schema-test-support.ts";
 import { fromTypeBox } from "./typebox.ts";
 
 // The real compiler, wrapped to count how often it runs.

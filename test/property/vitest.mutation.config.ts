@@ -10,7 +10,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   root: fileURLToPath(new URL("../..", import.meta.url)),
   test: {
-    include: ["course/test/**/*.test.ts", "test/core/**/*.test.ts", "test/property/**/*.test.ts"],
+    include: ["course/test/**/*.test.ts", "test/property/**/*.test.ts"],
     setupFiles: ["./test/setup/fail-on-unhandled.ts"],
   },
 });

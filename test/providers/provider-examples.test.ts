@@ -27,7 +27,7 @@ import {
   responsesResponse,
   textBlock,
   toolUseBlock,
-} from "../../src/providers/provider-test-support.ts";
+} from "../support/providers.ts";
 
 /** A `fetch` that answers with `replies` in turn and records every request body it was sent. */
 function scriptedFetch(replies: readonly unknown[]) {

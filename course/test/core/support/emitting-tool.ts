@@ -1,5 +1,5 @@
 /** The one-Tool set-up the output-budget tests share: a Tool that returns a fixed output. */
-import { type CourseToolCall, defineTool, type ToolDefinition } from "../../../course/src/index.ts";
+import { type CourseToolCall, defineTool, type ToolDefinition } from "../../../src/index.ts";
 
 /** A fresh, never-aborted signal. */
 export const signal = (): AbortSignal => new AbortController().signal;

@@ -5,7 +5,7 @@
  * `globalThis` keeps its registry for good once installed).
  */
 import { describe, expect, test } from "vitest";
-import { NonRecoverableToolError } from "../../course/src/index.ts";
+import { NonRecoverableToolError } from "../../src/index.ts";
 import {
   BRAND,
   createProvenance,
@@ -13,7 +13,7 @@ import {
   FATAL_NAME,
   installProvenance,
   PROVENANCE,
-} from "../../course/src/provenance.ts";
+} from "../../src/provenance.ts";
 
 type Omit =
   | "name"

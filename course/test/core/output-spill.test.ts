@@ -15,8 +15,8 @@ import {
   type OutputSpillInfo,
   ToolRegistry,
   type ToolRegistryOptions,
-} from "../../course/src/index.ts";
-import { blindedController } from "../../course/test/support/tool-harness.ts";
+} from "../../src/index.ts";
+import { blindedController } from "../support/tool-harness.ts";
 
 const call: CourseToolCall = { type: "toolCall", id: "call-9", name: "emit", arguments: {} };
 const codePoints = (text: string) => [...text].length;

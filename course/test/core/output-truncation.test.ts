@@ -5,11 +5,7 @@
  * included, and a surrogate pair or an escape is never split.
  */
 import { describe, expect, test } from "vitest";
-import {
-  type OutputBudget,
-  serializeToolOutput,
-  type TruncateStrategy,
-} from "../../course/src/index.ts";
+import { type OutputBudget, serializeToolOutput, type TruncateStrategy } from "../../src/index.ts";
 
 const codePoints = (text: string) => [...text].length;
 const hasLoneSurrogate = (text: string) => /\p{Cs}/u.test(text);

@@ -9,7 +9,7 @@ import {
   firstCodePoints,
   measureHead,
   measureTail,
-} from "../../course/src/json-text.ts";
+} from "../../src/json-text.ts";
 
 /** The boundary's escape of a whole string, spelled out independently. */
 function reference(text: string): string {

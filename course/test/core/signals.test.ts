@@ -4,9 +4,9 @@
  * shared watch that must forget a call once it has settled.
  */
 import { describe, expect, test } from "vitest";
-import { executeToolCall } from "../../course/src/index.ts";
-import { isAbortSignal } from "../../course/src/signals.ts";
-import { exposeGc, settleHeap } from "../soak/support.ts";
+import { exposeGc, settleHeap } from "../../../test/soak/support.ts";
+import { executeToolCall } from "../../src/index.ts";
+import { isAbortSignal } from "../../src/signals.ts";
 import { countingHandler } from "./support/hostile.ts";
 import { workCall as call, workRegistry as registryWith } from "./support/work-tool.ts";
 

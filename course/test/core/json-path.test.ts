@@ -7,8 +7,8 @@
  * once on a freshly loaded copy (the identifier pattern is built at load).
  */
 import { describe, expect, test, vi } from "vitest";
-import { snapshotToolCall } from "../../course/src/index.ts";
-import { formatJsonPath } from "../../course/src/json-path.ts";
+import { snapshotToolCall } from "../../src/index.ts";
+import { formatJsonPath } from "../../src/json-path.ts";
 
 describe("formatting one key", () => {
   const cases: [string, string, string][] = [
@@ -41,7 +41,7 @@ describe("formatting one key", () => {
 
   test("a freshly loaded copy of the module writes every key of the table the same way", async () => {
     vi.resetModules();
-    const fresh = await import("../../course/src/json-path.ts");
+    const fresh = await import("../../src/json-path.ts");
     for (const [, key, path] of cases) expect(fresh.formatJsonPath([undefined, key], 1)).toBe(path);
   });
 });

@@ -3,7 +3,7 @@
  * functions, and native promises whose species lookup throws.
  */
 import { describe, expect, test } from "vitest";
-import { executeToolCall } from "../../course/src/index.ts";
+import { executeToolCall } from "../../src/index.ts";
 import { workCall, workRegistry } from "./support/work-tool.ts";
 
 const runTool = (execute: () => unknown) =>

@@ -6,7 +6,7 @@
  * shared even with other containers copied in between).
  */
 import { describe, expect, test } from "vitest";
-import { snapshotJsonObject, snapshotToolCall, toolErrorResult } from "../../course/src/index.ts";
+import { snapshotJsonObject, snapshotToolCall, toolErrorResult } from "../../src/index.ts";
 import { countingHandler, refusal } from "./support/hostile.ts";
 
 const valid = () => ({ type: "toolCall", id: "call-1", name: "tool", arguments: {} });

@@ -12,7 +12,7 @@ import {
   serializeToolOutput,
   ToolContractError,
   ToolRegistry,
-} from "../../course/src/index.ts";
+} from "../../src/index.ts";
 import { call, emitting, signal } from "./support/emitting-tool.ts";
 
 const LONG = "x".repeat(10_000);

@@ -5,8 +5,8 @@
  */
 import vm from "node:vm";
 import { describe, expect, test } from "vitest";
-import { containerKind, describeExotic } from "../../course/src/containers.ts";
-import { serializeToolOutput } from "../../course/src/index.ts";
+import { containerKind, describeExotic } from "../../src/containers.ts";
+import { serializeToolOutput } from "../../src/index.ts";
 
 /** A null-prototype object shaped like some realm's Object.prototype, with `constructor` as given. */
 function fakeObjectPrototype(ctor: PropertyDescriptor | undefined): object {

@@ -2,7 +2,7 @@
  * Test support for the schema adapters (not part of the published surface).
  */
 import { expect } from "vitest";
-import { SchemaToolError } from "./schema-error.ts";
+import { SchemaToolError } from "../../src/schema/schema-error.ts";
 
 /** Runs `run`, which must throw a SchemaToolError, and returns it. */
 export function thrownBy(run: () => unknown): SchemaToolError {

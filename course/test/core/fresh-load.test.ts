@@ -6,11 +6,11 @@
  */
 import { beforeEach, describe, expect, test, vi } from "vitest";
 
-type Core = typeof import("../../course/src/index.ts");
+type Core = typeof import("../../src/index.ts");
 
 async function freshCore(): Promise<Core> {
   vi.resetModules();
-  return import("../../course/src/index.ts");
+  return import("../../src/index.ts");
 }
 
 function* generator() {

@@ -4,6 +4,7 @@
  * result without validating or running anything.
  */
 import { describe, expect, test } from "vitest";
+import { executeToolCalls } from "../../../src/rounds/index.ts";
 import {
   type CourseToolCall,
   defineTool,
@@ -14,8 +15,7 @@ import {
   ToolContractError,
   ToolRegistry,
   toolCallWithInvalidArguments,
-} from "../../course/src/index.ts";
-import { executeToolCalls } from "../../src/rounds/index.ts";
+} from "../../src/index.ts";
 
 const REASON = "arguments are not valid JSON at position 9: unexpected end of input";
 

@@ -14,7 +14,7 @@ import {
   COURSE_TOOL_TRUNCATION_MARKER,
   type SerializedOutput,
   serializeToolOutput,
-} from "../../course/src/index.ts";
+} from "../../src/index.ts";
 
 const codePoints = (text: string): number => [...text].length;
 
@@ -159,7 +159,7 @@ describe("a freshly loaded copy of the serializer", () => {
   // the module loads: a copy loaded inside the test checks them as loaded.
   test("writes the same escapes, marker and cap as the first copy", async () => {
     vi.resetModules();
-    const fresh = await import("../../course/src/serializer.ts");
+    const fresh = await import("../../src/serializer.ts");
     expect(fresh.COURSE_TOOL_TRUNCATION_MARKER).toBe("\n[Tool output truncated]");
     expect(fresh.serializeToolOutput("\u001f\udabc")).toEqual({
       ok: true,

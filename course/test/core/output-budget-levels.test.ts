@@ -4,6 +4,7 @@
  * and with nothing configured anywhere the course's result is unchanged.
  */
 import { describe, expect, test } from "vitest";
+import { executeToolCalls } from "../../../src/rounds/index.ts";
 import {
   COURSE_TOOL_TRUNCATION_MARKER,
   defineTool,
@@ -13,8 +14,7 @@ import {
   serializeToolOutput,
   ToolContractError,
   ToolRegistry,
-} from "../../course/src/index.ts";
-import { executeToolCalls } from "../../src/rounds/index.ts";
+} from "../../src/index.ts";
 import { call, emitting, signal } from "./support/emitting-tool.ts";
 
 const codePoints = (text: string) => [...text].length;

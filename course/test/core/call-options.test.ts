@@ -1,6 +1,6 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, test, vi } from "vitest";
-import { jsonTextExceeds } from "../../course/src/call-options.ts";
+import { jsonTextExceeds } from "../../src/call-options.ts";
 import {
   type CourseToolCall,
   type CourseToolResultMessage,
@@ -11,8 +11,8 @@ import {
   runPreparedToolCall,
   ToolContractError,
   ToolRegistry,
-} from "../../course/src/index.ts";
-import type { CourseJsonValue } from "../../course/src/protocol.ts";
+} from "../../src/index.ts";
+import type { CourseJsonValue } from "../../src/protocol.ts";
 import { accept, workRegistry } from "./support/work-tool.ts";
 
 const call = (name: string, args: Record<string, unknown> = {}, id = `call-${name}`) =>

@@ -7,7 +7,7 @@
  * "absent" answer of the field reader is built at load).
  */
 import { describe, expect, test, vi } from "vitest";
-import { defineTool } from "../../course/src/index.ts";
+import { defineTool } from "../../src/index.ts";
 import { countingHandler, refusal } from "./support/hostile.ts";
 
 const fields = () => ({
@@ -83,7 +83,7 @@ describe("refusing a malformed definition", () => {
 
   test("a freshly loaded copy refuses a missing or inherited field with the same message", async () => {
     vi.resetModules();
-    const fresh = await import("../../course/src/definitions.ts");
+    const fresh = await import("../../src/definitions.ts");
     const missing: [unknown, string][] = [
       [without("name"), "name"],
       [inherited("description"), "description"],

@@ -7,7 +7,7 @@
  * below; the assertions show each compiled line also behaves at run time.
  */
 import { describe, expect, expectTypeOf, test } from "vitest";
-import { defineTool, ToolContractError, ToolRegistry } from "../../course/src/index.ts";
+import { defineTool, ToolContractError, ToolRegistry } from "../../src/index.ts";
 
 const echo = defineTool({
   name: "echo",

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { snapshotToolCall } from "../../course/src/index.ts";
+import { snapshotToolCall } from "../../src/index.ts";
 
 const call = (args: unknown) => ({ type: "toolCall", id: "call-1", name: "tool", arguments: args });
 

@@ -6,8 +6,8 @@
  * registry brand check answers false (never throws) for primitives.
  */
 import { describe, expect, test } from "vitest";
-import { defineTool, ToolRegistry } from "../../course/src/index.ts";
-import { isToolRegistry } from "../../course/src/registry.ts";
+import { defineTool, ToolRegistry } from "../../src/index.ts";
+import { isToolRegistry } from "../../src/registry.ts";
 import { countingHandler, refusal } from "./support/hostile.ts";
 
 const definition = (name: string) => ({

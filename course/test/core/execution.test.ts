@@ -5,8 +5,8 @@
  * tests hand the phase counting functions instead.
  */
 import { describe, expect, test, vi } from "vitest";
-import { type ReadyCall, runReadyCall } from "../../course/src/execution.ts";
-import type { CourseToolCall } from "../../course/src/index.ts";
+import { type ReadyCall, runReadyCall } from "../../src/execution.ts";
+import type { CourseToolCall } from "../../src/index.ts";
 import { workRegistry } from "./support/work-tool.ts";
 
 type Execute = (input: unknown, context: { signal: AbortSignal }) => unknown;

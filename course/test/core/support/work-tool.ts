@@ -7,7 +7,7 @@ import {
   type CourseToolExecutionContext,
   defineTool,
   ToolRegistry,
-} from "../../../course/src/index.ts";
+} from "../../../src/index.ts";
 
 /** A validator that accepts any input unchanged. */
 export const accept = (input: unknown) => ({ ok: true as const, value: input });

@@ -3,7 +3,7 @@
  * the engine asks it for, and a helper that expects a ToolContractError.
  */
 import { expect } from "vitest";
-import { ToolContractError } from "../../../course/src/index.ts";
+import { ToolContractError } from "../../../src/index.ts";
 
 /**
  * A Proxy handler that is itself a Proxy: every trap the engine looks up on it

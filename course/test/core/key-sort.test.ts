@@ -3,7 +3,7 @@
  * switch from insertion sort to merge sort.
  */
 import { describe, expect, test } from "vitest";
-import { sortKeys } from "../../course/src/key-sort.ts";
+import { sortKeys } from "../../src/key-sort.ts";
 
 /** Distinct keys in a scrambled order (a fixed stride through the indexes). */
 function scrambled(count: number): string[] {
