@@ -61,4 +61,83 @@ describe("kill -9 of the service", () => {
       content: JSON.stringify({ done: 42, key }),
     });
   });
+
+  test("after the step was journaled, before the handler returned: the Tool is not run again", async () => {
+    const id = await suite.sendRound({
+      calls: [toolCall("once", "effect", { value: "x" })],
+      holdMs: 60_000,
+    });
+    // The handler records the round's end, then holds in a durable sleep.
+    await waitFor(() => suite.lines("rounds.log").some((line) => line.startsWith(id)), "the round");
+    const steps = await suite.steps(id);
+    expect(steps.map((step) => [step.name, step.completions.length])).toEqual([
+      ["toolCall:once", 1],
+    ]);
+    await suite.killService();
+    await suite.startService();
+    // The invocation is replayed (its round again, from the journal); the Tool is not.
+    await waitFor(
+      () => suite.lines("rounds.log").filter((line) => line.startsWith(id)).length === 2,
+      "the replayed round",
+    );
+    await suite.cancel(id);
+    const outcome = await suite.attach(id);
+    expect(outcome).toMatchObject({ ok: false, status: 409 });
+    expect(attempts(keyOf(id, "once"))).toHaveLength(1);
+    expect(suite.effects()).toContain(keyOf(id, "once"));
+  });
+
+  test("a deadline that passes while the service is down gives the timeout result, and the Tool does not run again", async () => {
+    const id = await suite.sendSingle({ call: toolCall("slow", "hang"), timeoutMs: 1_500 });
+    const key = keyOf(id, "slow");
+    await waitFor(() => attempts(key).length === 1, "the Tool to start");
+    await suite.killService();
+    await sleep(2_500);
+    await suite.startService();
+    const outcome = await suite.attach<{ content: string; isError: boolean }>(id);
+    if (!outcome.ok) throw new Error(outcome.message);
+    expect(outcome.value.isError).toBe(true);
+    expect(errorOf(outcome.value.content)).toEqual({
+      code: "TOOL_TIMEOUT",
+      message:
+        'Tool "hang" did not finish within 1500 ms and was asked to stop; it may still be running, and its effects are unknown',
+    });
+    expect(attempts(key)).toHaveLength(1);
+    // Its step never completed: the journaled timer decided the call.
+    const steps = await suite.steps(id);
+    expect(steps.map((step) => [step.name, step.completions.length])).toEqual([
+      ["toolCall:slow", 0],
+    ]);
+  });
+});
+
+describe("terminal errors and cancellation", () => {
+  test("a registered NonRecoverableToolError becomes a terminal error and is not retried", async () => {
+    const id = await suite.sendRound({ calls: [toolCall("bad", "fatal")] });
+    const outcome = await suite.attach(id);
+    expect(outcome).toEqual({ ok: false, status: 500, message: "ledger checksum mismatch" });
+    const steps = await suite.steps(id);
+    expect(steps.map((step) => step.name)).toEqual(["toolCall:bad"]);
+    expect(steps[0]?.completions).toEqual([
+      {
+        Failure: expect.objectContaining({ code: 500, message: "ledger checksum mismatch" }),
+      },
+    ]);
+    // A retry would have run it again within the retry policy's half second.
+    await sleep(1_000);
+    expect(attempts(keyOf(id, "bad"))).toHaveLength(1);
+  });
+
+  test("cancelling the invocation aborts the running Tool's signal with Restate's CancelledError", async () => {
+    const id = await suite.sendRound({
+      calls: [toolCall("wait", "hang"), toolCall("never", "effect")],
+    });
+    await waitFor(() => attempts(keyOf(id, "wait")).length === 1, "the Tool to start");
+    await suite.cancel(id);
+    const outcome = await suite.attach(id);
+    expect(outcome).toMatchObject({ ok: false, status: 409 });
+    await waitFor(() => suite.lines("aborts.log").length > 0, "the Tool to see the abort");
+    expect(suite.lines("aborts.log")).toContain(`${keyOf(id, "wait")} CancelledError`);
+    expect(attempts(keyOf(id, "never"))).toHaveLength(0);
+  });
 });
