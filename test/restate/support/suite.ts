@@ -20,6 +20,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as clients from "@restatedev/restate-sdk-clients";
 import { inject } from "vitest";
+import type { CourseJsonObject, CourseToolCall } from "../../../course/src/index.ts";
 import {
   freePort,
   type LocalRestate,
@@ -253,8 +254,12 @@ export function journaledValue(result: unknown): unknown {
 }
 
 /** A Tool call the durable service knows. */
-export const toolCall = (id: string, name: string, args: Record<string, unknown> = {}) => ({
-  type: "toolCall" as const,
+export const toolCall = (
+  id: string,
+  name: string,
+  args: CourseJsonObject = {},
+): CourseToolCall => ({
+  type: "toolCall",
   id,
   name,
   arguments: args,
