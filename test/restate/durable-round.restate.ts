@@ -96,4 +96,45 @@ describe("a round without crashes", () => {
     ]);
     expect(attemptsOf(id, "no")).toBe(0);
   });
+
+  test("misuse is refused before any step: duplicate and reused ids, bad options, a look-alike registry, a fatal validator", async () => {
+    const response = await fetch(`${suite.restate.ingressUrl}/durable/misuse`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "null",
+    });
+    expect(response.status).toBe(200);
+    const refusals = await response.json();
+    const contract = (message: string) => ({
+      name: "ToolContractError",
+      code: "INVALID_TOOL_CALL",
+      message,
+      nonRecoverable: false,
+    });
+    expect(refusals).toEqual({
+      duplicateInRound: contract('Duplicate Tool call id "twin" at calls[0] and calls[1]'),
+      first: "resolved",
+      reused: contract(
+        'Tool call id "first" was already used by a durable call of this invocation; its idempotency key would repeat',
+      ),
+      badOption: contract("concurrency must be a positive integer or Infinity"),
+      notARegistry: contract("durableToolCall needs a ToolRegistry"),
+      fatalValidator: {
+        name: "TerminalError",
+        code: 500,
+        message: "poisoned arguments reached the validator",
+        nonRecoverable: true,
+      },
+    });
+    // Only the one valid call left a step in the journal, and only it ran.
+    const invocation = (
+      await suite.restate.query<{ id: string }>(
+        "SELECT id FROM sys_invocation WHERE target_handler_name = 'misuse'",
+      )
+    )[0]?.id as string;
+    const steps = await suite.steps(invocation);
+    expect(steps.map((step) => step.name)).toEqual(["toolCall:first"]);
+    expect(attemptsOf(invocation, "first")).toBe(1);
+    expect(attemptsOf(invocation, "poison")).toBe(0);
+  });
 });

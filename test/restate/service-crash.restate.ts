@@ -111,6 +111,45 @@ describe("kill -9 of the service", () => {
   });
 });
 
+describe("kill -9 of the service with approvals and concurrency", () => {
+  test("the replay issues the journal's commands in the same order, and no call's gate is asked twice", async () => {
+    const timings: Record<string, number> = {
+      c1: 60_000,
+      c2: 200,
+      c3: 100,
+      c4: 50,
+      c5: 80,
+      c6: 30,
+    };
+    const ids = Object.keys(timings);
+    const id = await suite.sendRound({
+      calls: ids.map((call) =>
+        toolCall(call, "effect", { after: timings[call] ?? 0, value: call }),
+      ),
+      concurrency: 3,
+      gate: true,
+    });
+    // Every call but c1 done (and journaled); c1 still inside execute.
+    await waitFor(
+      () => suite.effects().filter((key) => key.startsWith(id)).length === 6,
+      "6 effects",
+    );
+    await waitFor(async () => {
+      const steps = await suite.steps(id);
+      return steps.filter((step) => step.completions.length === 1).length === 11;
+    }, "every approval and five steps journaled");
+    await suite.killService();
+    await suite.startService();
+    const outcome = await suite.attach(id);
+    if (!outcome.ok) throw new Error(outcome.message);
+    expect(outcome.value.results.map((result) => JSON.parse(result.content).done)).toEqual(ids);
+    const approvals = suite.lines("approvals.log").filter((line) => ids.includes(line));
+    expect(approvals.sort()).toEqual([...ids].sort());
+    expect(attempts(keyOf(id, "c1"))).toHaveLength(2);
+    for (const call of ids.slice(1)) expect(attempts(keyOf(id, call))).toHaveLength(1);
+  });
+});
+
 describe("terminal errors and cancellation", () => {
   test("a registered NonRecoverableToolError becomes a terminal error and is not retried", async () => {
     const id = await suite.sendRound({ calls: [toolCall("bad", "fatal")] });

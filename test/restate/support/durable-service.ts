@@ -23,6 +23,7 @@ import {
 import {
   durableToolCall,
   durableToolCalls,
+  isNonRecoverableToolFailure,
   toolIdempotencyKey,
 } from "../../../src/restate/index.ts";
 import type { ToolRoundEvent } from "../../../src/rounds/index.ts";
@@ -112,6 +113,20 @@ const registry = new ToolRegistry([
     },
   }),
   defineTool({
+    name: "strict",
+    description: "Its validator stops the run on poisoned arguments.",
+    validate: (input) => {
+      if ((input as { poison?: unknown }).poison === true) {
+        throw new NonRecoverableToolError("poisoned arguments reached the validator");
+      }
+      return accept(input);
+    },
+    execute: async (_input, context) => {
+      record("attempts.log", keyOf(context));
+      return "ran";
+    },
+  }),
+  defineTool({
     name: "picky",
     description: "Refuses arguments without a `value`.",
     validate: (input) =>
@@ -147,6 +162,36 @@ const gate = (call: CourseToolCall) => {
   return call.arguments.allow !== false;
 };
 
+/** How a misuse was refused, as the `misuse` handler reports it. */
+export interface Refusal {
+  readonly name: string;
+  readonly code: unknown;
+  readonly message: string;
+  readonly nonRecoverable: boolean;
+}
+
+async function refusalOf(attempt: () => Promise<unknown>): Promise<Refusal | "resolved"> {
+  try {
+    await attempt();
+    return "resolved";
+  } catch (error) {
+    const { name, message } = error as Error;
+    const code = (error as { code?: unknown }).code;
+    return { name, code, message, nonRecoverable: isNonRecoverableToolFailure(error) };
+  }
+}
+
+const call = (
+  id: string,
+  name: string,
+  args: CourseToolCall["arguments"] = {},
+): CourseToolCall => ({
+  type: "toolCall",
+  id,
+  name,
+  arguments: args,
+});
+
 const durable = restate.service({
   name: "durable",
   handlers: {
@@ -164,6 +209,22 @@ const durable = restate.service({
       if (request.holdMs !== undefined) await ctx.sleep(request.holdMs);
       return { results, events };
     },
+    misuse: async (ctx: restate.Context) => ({
+      duplicateInRound: await refusalOf(() =>
+        durableToolCalls(ctx, registry, [call("twin", "effect"), call("twin", "effect")]),
+      ),
+      first: await refusalOf(() => durableToolCall(ctx, registry, call("first", "effect"))),
+      reused: await refusalOf(() => durableToolCall(ctx, registry, call("first", "effect"))),
+      badOption: await refusalOf(() =>
+        durableToolCalls(ctx, registry, [call("opt", "effect")], { concurrency: 0 }),
+      ),
+      notARegistry: await refusalOf(() =>
+        durableToolCall(ctx, {} as ToolRegistry, call("reg", "effect")),
+      ),
+      fatalValidator: await refusalOf(() =>
+        durableToolCall(ctx, registry, call("poison", "strict", { poison: true })),
+      ),
+    }),
     single: async (
       ctx: restate.Context,
       request: { readonly call: CourseToolCall; readonly timeoutMs?: number },
