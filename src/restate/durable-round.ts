@@ -192,12 +192,17 @@ export class DurableRound {
       }
       if (this.#done) return;
       if (this.#inFlight.length === 0) return this.#finish();
-      const waiting: RestatePromise<Arrival>[] = [];
-      for (let index = 0; index < this.#inFlight.length; index += 1) {
-        const state = this.#inFlight[index] as CallState;
-        store(waiting, index, arrivalOf(state));
+      let arrival: Arrival;
+      if (this.#inFlight.length === 1) {
+        // One call in flight: nothing to choose between, no combinator to build.
+        arrival = await arrivalOf(this.#inFlight[0] as CallState);
+      } else {
+        const waiting: RestatePromise<Arrival>[] = [];
+        for (let index = 0; index < this.#inFlight.length; index += 1) {
+          store(waiting, index, arrivalOf(this.#inFlight[index] as CallState));
+        }
+        arrival = await RestatePromise.race(waiting);
       }
-      const arrival = await RestatePromise.race(waiting);
       if (this.#done) return;
       await this.#advance(arrival);
     }
