@@ -7,6 +7,7 @@
  */
 
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { RoundBudget } from "../../src/rounds/index.ts";
 import { journaledValue, type Suite, startSuite, toolCall } from "./support/suite.ts";
 
 let suite: Suite;
@@ -95,6 +96,23 @@ describe("a round without crashes", () => {
       ["toolApproval:no", { answer: false }],
     ]);
     expect(attemptsOf(id, "no")).toBe(0);
+  });
+
+  test("the journal holds each call's whole result; maxRoundCharacters cuts them on the way out, as executeToolCalls does", async () => {
+    const calls = ["x", "y", "z"].map((id) => toolCall(id, "effect", { value: id.repeat(30) }));
+    const id = await suite.sendRound({ calls, maxRoundCharacters: 150 });
+    const outcome = await suite.attach(id);
+    if (!outcome.ok) throw new Error(outcome.message);
+    const journaled = (await suite.steps(id)).map((step) => journaledValue(step.completions[0]));
+    expect(journaled).toHaveLength(3);
+    const budget = new RoundBudget(150);
+    const expected = journaled.map((entry) => budget.take(entry as never));
+    expect(outcome.value.results).toEqual(expected);
+    // The budget did cut: the second result ends with the marker, the third is empty.
+    expect(outcome.value.results.map((result) => result.content.length)).not.toEqual(
+      journaled.map((entry) => (entry as { content: string }).content.length),
+    );
+    expect(outcome.value.results[2]?.content).toBe("");
   });
 
   test("misuse is refused before any step: duplicate and reused ids, bad options, a look-alike registry, a fatal validator", async () => {

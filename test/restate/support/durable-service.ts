@@ -149,6 +149,7 @@ export interface RoundRequest {
   readonly gate?: boolean;
   /** After the round, wait this long (a durable sleep) before returning. */
   readonly holdMs?: number;
+  readonly maxRoundCharacters?: number;
 }
 
 /** What the `round` handler answers. */
@@ -201,6 +202,9 @@ const durable = restate.service({
         concurrency: request.concurrency ?? 1,
         ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
         ...(request.gate === true ? { approve: gate } : {}),
+        ...(request.maxRoundCharacters === undefined
+          ? {}
+          : { maxRoundCharacters: request.maxRoundCharacters }),
         onEvent: (event: ToolRoundEvent) => {
           events.push(`${event.type} ${event.call.id}`);
         },
