@@ -16,6 +16,9 @@ import { TerminalError } from "./restate-sdk.ts";
 /**
  * The `code` metadata of the TerminalError a NonRecoverableToolError becomes
  * (its other metadata: `toolCallId`, `toolName`).
+ *
+ * @example
+ * if (error instanceof TerminalError && error.metadata?.code === NON_RECOVERABLE_TOOL_ERROR) alertOnCall();
  */
 export const NON_RECOVERABLE_TOOL_ERROR = "NON_RECOVERABLE_TOOL_ERROR";
 
