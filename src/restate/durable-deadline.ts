@@ -1,0 +1,89 @@
+/**
+ * The deadline of a durable call: `timeoutMs` read like `executeToolCall`
+ * reads it, and what a passed deadline yields. The timer itself is Restate's
+ * (`ctx.sleep`), started when the Tool starts and journaled with its wake-up
+ * time, so a deadline that passes while the service is down has passed when
+ * it comes back, and the call's result is `TOOL_TIMEOUT` without the Tool
+ * running again.
+ */
+
+import {
+  type CourseToolCall,
+  type CourseToolResultMessage,
+  ToolContractError,
+  toolErrorResult,
+} from "../../course/src/index.ts";
+import { apply } from "./restate-intrinsics.ts";
+
+/** The longest deadline, as for `executeToolCall`: 2^31 - 1 milliseconds (about 24.8 days). */
+export const MAX_DURABLE_TIMEOUT_MS = 2_147_483_647;
+
+/** Whether `value` is a deadline: a positive number up to the maximum, or Infinity (none). */
+export function isDeadline(value: unknown): value is number {
+  // `> 0` is false for NaN.
+  return (
+    typeof value === "number" &&
+    value > 0 &&
+    (value <= MAX_DURABLE_TIMEOUT_MS || value === Number.POSITIVE_INFINITY)
+  );
+}
+
+/** The rule a bad deadline is told, naming the setting (the core's wording). */
+export function deadlineRule(setting: string): string {
+  return `${setting} must be a positive number of milliseconds, at most ${MAX_DURABLE_TIMEOUT_MS} (Infinity for none)`;
+}
+
+/**
+ * The deadline for one Tool, in milliseconds, or undefined for none: a number
+ * as it is, a function asked once with the Tool's name. Throws
+ * ToolContractError INVALID_TOOL_CALL for a bad answer or a throwing function.
+ */
+export function resolveDeadline(
+  setting: number | ((toolName: string) => number | undefined) | undefined,
+  toolName: string,
+): number | undefined {
+  let value: unknown = setting;
+  if (typeof setting === "function") {
+    try {
+      value = apply(setting, undefined, [toolName]);
+    } catch (thrown) {
+      throw new ToolContractError("INVALID_TOOL_CALL", "timeoutMs could not be resolved", {
+        cause: thrown,
+      });
+    }
+  }
+  if (value === undefined || value === Number.POSITIVE_INFINITY) return undefined;
+  if (!isDeadline(value)) {
+    throw new ToolContractError(
+      "INVALID_TOOL_CALL",
+      deadlineRule(`timeoutMs for Tool "${toolName}"`),
+    );
+  }
+  return value;
+}
+
+/** What the Tool's signal aborts with when its deadline passes: the core's `TimeoutError`. */
+export function deadlineReason(toolName: string, timeoutMs: number): DOMException {
+  return new DOMException(
+    `Tool "${toolName}" did not finish within ${timeoutMs} ms`,
+    "TimeoutError",
+  );
+}
+
+/**
+ * The recoverable `TOOL_TIMEOUT` result of a passed deadline, with the core's
+ * message. It is written with the course's error limits (4,096 characters),
+ * which it fits unless the Tool's name is thousands of characters long.
+ *
+ * @example
+ * deadlineResult(call, 5_000).content;
+ * // '{"error":{"code":"TOOL_TIMEOUT","message":"Tool \\"search\\" did not finish within 5000 ms and was asked to stop; it may still be running, and its effects are unknown"}}'
+ */
+export function deadlineResult(call: CourseToolCall, timeoutMs: number): CourseToolResultMessage {
+  return toolErrorResult(
+    call,
+    "TOOL_TIMEOUT",
+    `Tool "${call.name}" did not finish within ${timeoutMs} ms and was asked to stop; ` +
+      "it may still be running, and its effects are unknown",
+  );
+}
