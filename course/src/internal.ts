@@ -19,6 +19,9 @@ export { deadlineRule, isDeadline, jsonTextExceeds, readCallOptions } from "./ca
 // Container classification of the serializer (plain object, array or exotic).
 export type { ContainerKind } from "./containers.js";
 export { containerKind } from "./containers.js";
+// Thrown values as the core judges them: a registered NonRecoverableToolError,
+// and the text a model may read about anything else.
+export { describeThrown, isRegisteredNonRecoverable } from "./errors.js";
 // Built-ins captured once when the core loads; see intrinsics.ts for why.
 export {
   ArrayPrototype,
@@ -27,6 +30,7 @@ export {
   controllerAbort,
   controllerSignal,
   defineProperty,
+  emitWarning,
   freeze,
   getOwnPropertyDescriptor,
   hasOwn,
@@ -48,15 +52,20 @@ export {
   reflectGet,
   regExpTest,
   sealedRegExp,
+  setAdd,
+  setHas,
   signalAborted,
+  signalReason,
   stringCharCodeAt,
   stringSlice,
+  weakMapGet,
+  weakMapSet,
 } from "./intrinsics.js";
 // Output settings read at one level (registry, definition or call).
 export type { OutputLevel } from "./output-settings.js";
 export { readOutputLevel } from "./output-settings.js";
 // The one-read field access: own fields read once, inherited getters never run.
-export { isNonBlankString, MISSING, readOwnValue } from "./own-fields.js";
+export { isNonBlankString, MISSING, ownDataValue, readOwnValue } from "./own-fields.js";
 
 // The registry's private-field brand check.
 export { isToolRegistry } from "./registry.js";

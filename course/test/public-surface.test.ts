@@ -43,6 +43,15 @@ const INDEX_EXPORTS = [
  * A change here is a change for every capability built on the core.
  */
 const INTERNAL_EXPORTS = [
+  "weakMapSet",
+  "weakMapGet",
+  "signalReason",
+  "setHas",
+  "setAdd",
+  "emitWarning",
+  "ownDataValue",
+  "isRegisteredNonRecoverable",
+  "describeThrown",
   "ArrayPrototype",
   "MISSING",
   "NativeAbortController",

@@ -39,7 +39,7 @@ export async function askGate(
     // A Proxy is never asked for `then` (the core hands it on as an answer that is not boolean).
     if (!isProxy(answer)) answer = await answer;
   } catch (thrown) {
-    if (await isRegisteredFatal(thrown)) throw terminalFromFatal(thrown, call);
+    if (isRegisteredFatal(thrown)) throw terminalFromFatal(thrown, call);
     return { threw: describeThrown(thrown, "") };
   }
   return { answer: answer === true || answer === false ? answer : null };

@@ -13,25 +13,11 @@ import {
   ToolContractError,
   toolErrorResult,
 } from "../../course/src/index.ts";
+import { deadlineRule, isDeadline } from "../../course/src/internal.ts";
 import { apply } from "./restate-intrinsics.ts";
 
-/** The longest deadline, as for `executeToolCall`: 2^31 - 1 milliseconds (about 24.8 days). */
-export const MAX_DURABLE_TIMEOUT_MS = 2_147_483_647;
-
-/** Whether `value` is a deadline: a positive number up to the maximum, or Infinity (none). */
-export function isDeadline(value: unknown): value is number {
-  // `> 0` is false for NaN.
-  return (
-    typeof value === "number" &&
-    value > 0 &&
-    (value <= MAX_DURABLE_TIMEOUT_MS || value === Number.POSITIVE_INFINITY)
-  );
-}
-
-/** The rule a bad deadline is told, naming the setting (the core's wording). */
-export function deadlineRule(setting: string): string {
-  return `${setting} must be a positive number of milliseconds, at most ${MAX_DURABLE_TIMEOUT_MS} (Infinity for none)`;
-}
+// The deadline rules are the core's own: the same limit (2^31 - 1 ms) and wording.
+export { deadlineRule, isDeadline };
 
 /**
  * The deadline for one Tool, in milliseconds, or undefined for none: a number

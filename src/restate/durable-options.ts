@@ -6,13 +6,8 @@
  * to the core unchanged, which checks it by its own rules.
  */
 
-import {
-  prepareToolCall,
-  type ToolCallOptions,
-  ToolContractError,
-  ToolRegistry,
-  toolCallWithInvalidArguments,
-} from "../../course/src/index.ts";
+import { type ToolCallOptions, ToolContractError } from "../../course/src/index.ts";
+import { readCallOptions } from "../../course/src/internal.ts";
 import type { ToolRoundEventErrorHandler, ToolRoundEventListener } from "../rounds/index.ts";
 import type { ApprovalGate } from "./approval-step.ts";
 import { deadlineRule, isDeadline } from "./durable-deadline.ts";
@@ -104,14 +99,6 @@ function readTimeout(value: unknown): DeadlineSetting | undefined {
   return invalid(`${deadlineRule("timeoutMs")}, or a function returning one`);
 }
 
-// A registry with no Tools and a call whose arguments were refused: the core
-// checks the options, then answers "unknown Tool" without running anything.
-const emptyRegistry = new ToolRegistry([]);
-const probeCall = toolCallWithInvalidArguments(
-  { id: "toolbound-options-probe", name: "toolbound-options-probe" },
-  "not a call",
-);
-
 /** No options: the course's behaviour, one call at a time. */
 const DEFAULTS: DurableSettings = freeze({
   concurrency: 1,
@@ -169,7 +156,7 @@ export function readDurableOptions(options: unknown, round: boolean): DurableSet
   }
   const coreOptions: ToolCallOptions = freeze(core);
   // The core's own checks, now, before any call is read (its errors name the option).
-  prepareToolCall(emptyRegistry, probeCall, new AbortController().signal, coreOptions);
+  readCallOptions(coreOptions);
   return freeze({
     concurrency,
     onEvent,

@@ -9,13 +9,12 @@
 import {
   type CourseToolCall,
   type CourseToolResultMessage,
-  prepareToolCall,
   snapshotToolCall,
   type ToolCallOptions,
   ToolContractError,
   type ToolRegistry,
-  toolCallWithInvalidArguments,
 } from "../../course/src/index.ts";
+import { isToolRegistry } from "../../course/src/internal.ts";
 import type { ToolRoundOptions } from "../rounds/index.ts";
 import { claimCallIds, snapshotDurableCalls } from "./durable-calls.ts";
 import { readDurableOptions } from "./durable-options.ts";
@@ -43,13 +42,6 @@ export type DurableToolCallOptions = ToolCallOptions;
  */
 export type DurableToolRoundOptions = ToolRoundOptions;
 
-// A call whose arguments were refused, for an empty registry's Tool name: the
-// core checks that `registry` is one without running any Tool's validator.
-const registryProbe = toolCallWithInvalidArguments(
-  { id: "toolbound-registry-probe", name: "toolbound-registry-probe" },
-  "not a call",
-);
-
 function invalid(message: string): never {
   throw new ToolContractError("INVALID_TOOL_CALL", message);
 }
@@ -66,11 +58,7 @@ function checkInputs(ctx: unknown, registry: unknown, caller: string): void {
   ) {
     invalid(`${caller} needs the Restate handler context (ctx)`);
   }
-  try {
-    prepareToolCall(registry as ToolRegistry, registryProbe, new AbortController().signal);
-  } catch {
-    invalid(`${caller} needs a ToolRegistry`);
-  }
+  if (!isToolRegistry(registry)) invalid(`${caller} needs a ToolRegistry`);
 }
 
 /** The snapshot of a single call, refused as `executeToolCall` refuses it. */

@@ -1,16 +1,11 @@
 /**
  * Errors across the durable boundary: a registered NonRecoverableToolError
  * becomes Restate's TerminalError (the engine does not retry it), and the text
- * a model may read about a thrown value is taken the way the core takes it.
+ * a model may read about a thrown value is the core's own `describeThrown`.
  */
 
-import {
-  type CourseToolCall,
-  defineTool,
-  executeToolCall,
-  ToolRegistry,
-} from "../../course/src/index.ts";
-import { freeze, isProxy, ownDataValue } from "./restate-intrinsics.ts";
+import type { CourseToolCall } from "../../course/src/index.ts";
+import { describeThrown, isRegisteredNonRecoverable } from "../../course/src/internal.ts";
 import { TerminalError } from "./restate-sdk.ts";
 
 /**
@@ -49,52 +44,10 @@ export function terminalFromFatal(fatal: unknown, call: CourseToolCall): Termina
   });
 }
 
-/**
- * The text a model may read about a thrown value, as the core takes it: its
- * own data `message` when that is a non-empty string, a non-empty thrown
- * string as it is, else `fallback`. No getter runs and no Proxy is touched.
- */
-export function describeThrown(value: unknown, fallback: string): string {
-  if (typeof value === "string") return value.length > 0 ? value : fallback;
-  if ((typeof value !== "object" && typeof value !== "function") || value === null) return fallback;
-  if (isProxy(value)) return fallback;
-  const message = ownDataValue(value, "message");
-  return typeof message === "string" && message.length > 0 ? message : fallback;
-}
-
-// The core alone knows which values are registered NonRecoverableToolErrors (a
-// look-alike made with Object.create stays recoverable). Its answer is asked
-// through its public behaviour: a Tool that throws the value, run by
-// executeToolCall, rejects with it exactly when it is registered.
-let probeValue: unknown;
-const probeRegistry = new ToolRegistry([
-  defineTool({
-    name: "toolbound-fatal-probe",
-    description: "Throws the value under test so that the core classifies it.",
-    validate: () => ({ ok: true as const, value: {} }),
-    execute: () => {
-      throw probeValue;
-    },
-  }),
-]);
-const probeCall: CourseToolCall = freeze({
-  type: "toolCall",
-  id: "toolbound-fatal-probe",
-  name: "toolbound-fatal-probe",
-  arguments: freeze({}),
-});
-
 /** Whether the core would stop a run for `value`: a registered NonRecoverableToolError. */
-export async function isRegisteredFatal(value: unknown): Promise<boolean> {
-  // executeToolCall runs `execute` synchronously, before its first await: the
-  // value is read before any other probe can set its own.
-  probeValue = value;
-  const outcome = executeToolCall(probeRegistry, probeCall, new AbortController().signal);
-  probeValue = undefined;
-  try {
-    await outcome;
-    return false;
-  } catch {
-    return true;
-  }
+export function isRegisteredFatal(value: unknown): boolean {
+  return isRegisteredNonRecoverable(value);
 }
+
+/** The text a model may read about a thrown value, as the core takes it (re-exported). */
+export { describeThrown };
