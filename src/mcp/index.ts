@@ -7,9 +7,10 @@
 export type {
   McpCallContext,
   McpCallSettings,
+  McpContentItem,
   McpToolCallParams,
   McpToolCallResult,
 } from "./call-tool.ts";
-export { callRegistryTool, toMcpResult } from "./call-tool.ts";
+export { callRegistryTool, partUri, toMcpResult } from "./call-tool.ts";
 export type { McpBridgeOptions } from "./server.ts";
 export { createMcpToolServer, serveToolRegistry } from "./server.ts";
