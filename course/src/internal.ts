@@ -13,6 +13,15 @@
  * import { isProxy, readOwnValue, MISSING } from "../../course/src/internal.js";
  */
 
+// Watching every call of a registry (tracing): the observer, the facts it is told, its slot.
+export type {
+  CallFacts,
+  CallObserver,
+  CallOutputFacts,
+  CallPhase,
+  CallRejectionKind,
+} from "./call-observer.js";
+export { CALL_OBSERVER_WARNING } from "./call-observer.js";
 // Call options as the core reads them, and the rules they share with rounds.
 export type { CallOptions } from "./call-options.js";
 export { deadlineRule, isDeadline, jsonTextExceeds, readCallOptions } from "./call-options.js";
@@ -58,7 +67,7 @@ export { readOutputLevel } from "./output-settings.js";
 // The one-read field access: own fields read once, inherited getters never run.
 export { isNonBlankString, MISSING, readOwnValue } from "./own-fields.js";
 
-// The registry's private-field brand check.
-export { isToolRegistry } from "./registry.js";
+// The registry's private-field brand check, and its observer slot.
+export { callObserverOf, isToolRegistry, withCallObserver } from "./registry.js";
 // The signal plumbing: brand check and the intrinsic reason.
 export { abortReason, isAbortSignal } from "./signals.js";

@@ -44,6 +44,7 @@ const INDEX_EXPORTS = [
  */
 const INTERNAL_EXPORTS = [
   "ArrayPrototype",
+  "CALL_OBSERVER_WARNING",
   "MISSING",
   "NativeAbortController",
   "NativeError",
@@ -54,6 +55,7 @@ const INTERNAL_EXPORTS = [
   "abortReason",
   "addEventListener",
   "apply",
+  "callObserverOf",
   "containerKind",
   "controllerAbort",
   "controllerSignal",
@@ -85,6 +87,7 @@ const INTERNAL_EXPORTS = [
   "signalAborted",
   "stringCharCodeAt",
   "stringSlice",
+  "withCallObserver",
 ].sort();
 
 describe("public surface", () => {
