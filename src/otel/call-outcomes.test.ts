@@ -92,7 +92,7 @@ describe.each([
     "validation",
   ],
   ["TOOL_VALIDATION_FAILED", toolCall("crash"), undefined, "validation"],
-  ["TOOL_APPROVAL_DENIED", toolCall("echo"), { approve: () => false }, "approval"],
+  ["TOOL_APPROVAL_DENIED", toolCall("echo"), { approve: (): boolean => false }, "approval"],
   [
     "TOOL_APPROVAL_FAILED",
     toolCall("echo"),
