@@ -46,6 +46,13 @@ export interface CaptureSettings {
 
 /** The serializer's floor for a configured budget; the capture budget may be lower. */
 const SERIALIZER_FLOOR = 1024;
+/**
+ * Room past the capture budget for the serializer's own marker (at most about
+ * a hundred code points): when the serializer cuts, its marker lies wholly
+ * beyond what the capture keeps, so a cut capture ends with the capture's
+ * marker alone.
+ */
+const MARKER_ROOM = 200;
 
 /**
  * The text one captured attribute holds, at most `settings.maxCharacters`
@@ -71,7 +78,9 @@ export function capturedText(
   let text: string;
   try {
     const serialized = serializeToolOutput(value, {
-      outputBudget: { maxCharacters: Math.max(settings.maxCharacters, SERIALIZER_FLOOR) },
+      outputBudget: {
+        maxCharacters: Math.max(settings.maxCharacters + MARKER_ROOM, SERIALIZER_FLOOR),
+      },
     });
     text = serialized.ok ? serialized.content : `[not captured: ${serialized.message}]`;
   } catch {

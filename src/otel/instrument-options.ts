@@ -21,7 +21,7 @@ import type { CaptureSettings, ContentRedactor } from "./content-capture.ts";
  *   (`gen_ai.tool.call.result`) on its span. Default `false`. Sensitive:
  *   they hold whatever the model sent and the Tool returned.
  * - `maxCaptureCharacters`: each captured attribute's budget in code points,
- *   marker included. Default 4,096; from 64 to 10,000,000.
+ *   marker included. Default 4,096; from 64 to 1,000,000.
  * - `redact`: runs on each captured value before it is bounded (see
  *   {@link ContentRedactor}). Default: none.
  *
@@ -42,7 +42,7 @@ export const DEFAULT_MAX_CAPTURE_CHARACTERS = 4096;
 
 /** The smallest and largest `maxCaptureCharacters` accepted. */
 export const CAPTURE_CHARACTERS_RANGE: readonly [number, number] = Object.freeze([
-  64, 10_000_000,
+  64, 1_000_000,
 ] as const);
 
 /** The options after one read of each field and validation. */
