@@ -75,9 +75,9 @@ function remoteContextHook(registry: unknown): RemoteContextHook | undefined {
 /**
  * Runs `run` inside the trace a request's `_meta` names, when `registry` is
  * traced and `_meta` carries a `traceparent`; otherwise just runs it. `run`
- * runs exactly once whatever the hook does: a hook that throws without
- * running it (a broken propagator) leaves the call untraced by the remote
- * parent, never failed.
+ * runs exactly once whatever the hook does: a hook that throws or returns
+ * without running it (a broken propagator) leaves the call outside the
+ * remote trace, never failed or skipped.
  *
  * @example
  * const result = await withRequestTraceContext(registry, request.params._meta, () =>
@@ -93,10 +93,13 @@ export function withRequestTraceContext<T>(registry: unknown, meta: unknown, run
     ran = true;
     return run();
   };
+  let answer: T;
   try {
-    return apply(hook, callObserverOf(registry), [carrier, once]) as T;
+    answer = apply(hook, callObserverOf(registry), [carrier, once]) as T;
   } catch (thrown) {
     if (ran) throw thrown;
     return run();
   }
+  // A hook that returned without running the call: run it now, outside the remote trace.
+  return ran ? answer : run();
 }

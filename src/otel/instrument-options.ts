@@ -5,6 +5,7 @@
  */
 
 import type { MeterProvider, TextMapPropagator, TracerProvider } from "@opentelemetry/api";
+import { hasOwn, reflectGet } from "../../course/src/internal.ts";
 import type { CaptureSettings, ContentRedactor } from "./content-capture.ts";
 
 /**
@@ -91,9 +92,8 @@ export function readInstrumentOptions(options: unknown): InstrumentSettings {
   const read: Record<string, unknown> = {};
   for (const field of FIELDS) {
     try {
-      read[field] = Object.hasOwn(options, field)
-        ? (options as Record<string, unknown>)[field]
-        : undefined;
+      // The captured built-ins: a Tool that patched Object.hasOwn changes nothing here.
+      read[field] = hasOwn(options, field) ? reflectGet(options, field) : undefined;
     } catch (thrown) {
       throw new TypeError(`instrumentRegistry options: ${field} threw when read`, {
         cause: thrown,
