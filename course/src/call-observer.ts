@@ -25,7 +25,8 @@ import type { OutputLimitName, WalkLimits } from "./output-walk.js";
 import type { CourseToolCall, CourseToolResultMessage } from "./protocol.js";
 
 /**
- * The phase whose step decided a call's outcome: reading the call, signal and
+ * The phase whose step decided a call's outcome (for example `"lookup"` for
+ * an unknown Tool): reading the call, signal and
  * options (`call`), finding the Tool (`lookup`), the argument checks and the
  * validator (`validation`), the approval gate (`approval`), the Tool's own
  * run and its deadline (`execute`), or writing its output (`serialization`,
@@ -34,7 +35,7 @@ import type { CourseToolCall, CourseToolResultMessage } from "./protocol.js";
 export type CallPhase = "call" | "lookup" | "validation" | "approval" | "execute" | "serialization";
 
 /**
- * Why a call rejected instead of resolving: its signal aborted (`cancelled`),
+ * Why a call rejected instead of resolving (for example `"cancelled"`): its signal aborted (`cancelled`),
  * a registered NonRecoverableToolError (`non-recoverable`), or the host's
  * mistake, a ToolContractError (`contract-error`).
  */
@@ -53,6 +54,10 @@ export type CallRejectionKind = "cancelled" | "non-recoverable" | "contract-erro
  * - `truncated`, `limit`, `limitValue`: whether a budget cut it, which one,
  *   and its value (`BigInt size` in bits).
  * - `spillReference`: the reference the spill hook answered, when the marker names one.
+ *
+ * @example
+ * { characters: 2048, originalCharacters: undefined, originalTextLength: 9000, truncated: true,
+ *   limit: "characters", limitValue: 2048, spillReference: undefined }
  */
 export interface CallOutputFacts {
   readonly characters: number;
@@ -72,6 +77,10 @@ export interface CallOutputFacts {
  * successes only. `timeoutMs` is the deadline the call ran under, if any, and
  * `effectUnknown` is true when that deadline passed (`TOOL_TIMEOUT`): the Tool
  * was asked to stop and its effects are unknown.
+ *
+ * @example
+ * { call, tool, phase: "execute", result, code: "TOOL_TIMEOUT", rejection: undefined,
+ *   reason: undefined, output: undefined, timeoutMs: 5000, effectUnknown: true }
  */
 export interface CallFacts {
   readonly call: CourseToolCall | undefined;
@@ -116,7 +125,12 @@ export interface CallObserver<State = unknown> {
   end(state: State, facts: CallFacts): void;
 }
 
-/** An observer as a registry holds it: its hooks read once, when it was set. */
+/**
+ * An observer as a registry holds it: its hooks read once, when it was set.
+ *
+ * @example
+ * const slot: ObserverSlot = readObserver(observer); // slot.start === observer.start
+ */
 export interface ObserverSlot {
   readonly observer: object;
   readonly start: () => unknown;
@@ -130,6 +144,9 @@ const HOOKS = ["start", "resume", "execute", "end"] as const;
 /**
  * Reads an observer's four hooks once; a missing or non-function hook is a
  * TypeError (a host's mistake, found when the observer is set, not per call).
+ *
+ * @example
+ * readObserver({ start() {}, resume() {} }); // throws TypeError: a call observer's execute must be a function
  */
 export function readObserver(observer: unknown): ObserverSlot {
   if (typeof observer !== "object" || observer === null || isProxy(observer)) {
@@ -139,14 +156,19 @@ export function readObserver(observer: unknown): ObserverSlot {
   for (const name of HOOKS) {
     const hook = (observer as Record<string, unknown>)[name];
     if (typeof hook !== "function") {
-      throw new NativeTypeError(`a call observer needs a ${name} function`);
+      throw new NativeTypeError(`a call observer's ${name} must be a function`);
     }
     hooks[name] = hook;
   }
   return freeze({ observer, ...hooks } as unknown as ObserverSlot);
 }
 
-/** Name of the process warning emitted when an observer's hook throws. */
+/**
+ * Name of the process warning emitted when an observer's hook throws.
+ *
+ * @example
+ * process.on("warning", (warning) => warning.name === CALL_OBSERVER_WARNING && log(warning.cause));
+ */
 export const CALL_OBSERVER_WARNING = "ToolCallObserverWarning";
 
 function warn(hook: string, thrown: unknown): void {
@@ -165,6 +187,9 @@ function warn(hook: string, thrown: unknown): void {
 /**
  * The core's own record of one observed call, filled in as the call goes;
  * never handed to the observer (it gets frozen facts at the end).
+ *
+ * @example
+ * const record = startObservation(slot); // undefined when the observer declined the call
  */
 export class CallRecord {
   phase: CallPhase = "call";
@@ -188,7 +213,12 @@ export class CallRecord {
   ) {}
 }
 
-/** Starts observing a call, or answers undefined when the observer declines it (or throws). */
+/**
+ * Starts observing a call, or answers undefined when the observer declines it (or throws).
+ *
+ * @example
+ * const record = slot === undefined ? undefined : startObservation(slot);
+ */
 export function startObservation(slot: ObserverSlot): CallRecord | undefined {
   let state: unknown;
   try {
@@ -200,7 +230,12 @@ export function startObservation(slot: ObserverSlot): CallRecord | undefined {
   return state === undefined ? undefined : new CallRecord(slot, state);
 }
 
-/** A prepared call's effect phase begins. */
+/**
+ * A prepared call's effect phase begins.
+ *
+ * @example
+ * if (next.record !== undefined) resumeObservation(next.record);
+ */
 export function resumeObservation(record: CallRecord): void {
   try {
     apply(record.slot.resume, record.slot.observer, [record.state]);
@@ -214,6 +249,9 @@ export function resumeObservation(record: CallRecord): void {
  * `execute` hook when it calls `run`, else right after it. Returns what
  * `invoke` returned, or throws what it threw: the observer can neither see
  * nor change either.
+ *
+ * @example
+ * const outcome = executeObserved(record, call, tool, () => tool.execute(value, context));
  */
 export function executeObserved(
   record: CallRecord,
@@ -290,7 +328,12 @@ function finish(record: CallRecord, facts: CallFacts): void {
   }
 }
 
-/** The call resolved with `result`. */
+/**
+ * The call resolved with `result`.
+ *
+ * @example
+ * endResolved(record, result); // the observer's end hook gets the facts
+ */
 export function endResolved(record: CallRecord, result: CourseToolResultMessage): void {
   const code = result.isError ? record.code : undefined;
   finish(record, {
@@ -311,6 +354,9 @@ export function endResolved(record: CallRecord, result: CourseToolResultMessage)
  * The call rejected with `reason`; `fallback` is the kind of a rejection the
  * core did not mark (a contract error before the effect phase, a
  * cancellation during it).
+ *
+ * @example
+ * endRejected(record, thrown, "contract-error");
  */
 export function endRejected(
   record: CallRecord,

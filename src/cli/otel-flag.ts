@@ -15,10 +15,20 @@ import { CliError, oneLine } from "./cli-error.ts";
 
 const PEERS = ["@opentelemetry/api", "@opentelemetry/sdk-node"] as const;
 
-/** The name the spans' resource carries unless `OTEL_SERVICE_NAME` or `OTEL_RESOURCE_ATTRIBUTES` name one. */
+/**
+ * The name the spans' resource carries unless `OTEL_SERVICE_NAME` or `OTEL_RESOURCE_ATTRIBUTES` name one.
+ *
+ * @example
+ * span.resource.attributes["service.name"]; // DEFAULT_SERVICE_NAME when the environment names none
+ */
 export const DEFAULT_SERVICE_NAME = "toolbound";
 
-/** What a command does with `--otel`: instrument the registry, and flush before the process ends. */
+/**
+ * What a command does with `--otel`: instrument the registry, and flush before the process ends.
+ *
+ * @example
+ * const otel: OtelSession = await startOtel();
+ */
 export interface OtelSession {
   instrument(registry: ToolRegistry): ToolRegistry;
   /** Flushes and stops the SDK (waits for the last export); never rejects. */

@@ -36,9 +36,19 @@ export interface TraceCarrier {
  */
 export type RemoteContextHook = <T>(carrier: TraceCarrier, run: () => T) => T;
 
-/** A `traceparent` is 55 characters in version 00; later versions may add fields, never this many. */
+/**
+ * A `traceparent` is 55 characters in version 00; later versions may add fields, never this many.
+ *
+ * @example
+ * readTraceCarrier({ traceparent: "0".repeat(MAX_TRACEPARENT_CHARACTERS + 1) }); // undefined
+ */
 export const MAX_TRACEPARENT_CHARACTERS = 512;
-/** The W3C limit a propagator must accept for `tracestate`; a longer one is dropped. */
+/**
+ * The W3C limit a propagator must accept for `tracestate`; a longer one is dropped.
+ *
+ * @example
+ * readTraceCarrier({ traceparent, tracestate: "a=1".padEnd(513, "1") }); // { traceparent }
+ */
 export const MAX_TRACESTATE_CHARACTERS = 512;
 
 function ownString(meta: object, key: string, max: number): string | undefined {

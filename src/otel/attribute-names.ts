@@ -21,7 +21,12 @@ export const GEN_AI_TOOL_CALL_RESULT = "gen_ai.tool.call.result";
 /** `error.type`: an error result's code, or a rejection's kind. */
 export const ERROR_TYPE = "error.type";
 
-/** What `error.type` says for each rejection kind (a call's or a round's). */
+/**
+ * What `error.type` says for each rejection kind (a call's or a round's).
+ *
+ * @example
+ * REJECTION_ERROR_TYPES["non-recoverable"]; // "non_recoverable"
+ */
 export const REJECTION_ERROR_TYPES = Object.freeze({
   cancelled: "cancelled",
   "non-recoverable": "non_recoverable",
@@ -31,7 +36,12 @@ export const REJECTION_ERROR_TYPES = Object.freeze({
 /** The operation name of a call's span and metric. */
 export const EXECUTE_TOOL = "execute_tool";
 
-/** toolbound's own attributes, by fact. */
+/**
+ * toolbound's own attributes, by fact.
+ *
+ * @example
+ * span.attributes[TOOLBOUND_ATTRIBUTES.outputLimit]; // "characters"
+ */
 export const TOOLBOUND_ATTRIBUTES = Object.freeze({
   /** The phase that decided the outcome: call, lookup, validation, approval, execute or serialization. */
   phase: "toolbound.phase",
@@ -65,17 +75,37 @@ export const TOOLBOUND_ATTRIBUTES = Object.freeze({
   roundTruncatedResults: "toolbound.round.truncated_results",
 } as const);
 
-/** The histogram of call durations, in seconds. */
+/**
+ * The histogram of call durations, in seconds.
+ *
+ * @example
+ * metricExporter.getMetrics()[0]?.scopeMetrics[0]?.metrics.find((m) => m.descriptor.name === EXECUTE_TOOL_DURATION);
+ */
 export const EXECUTE_TOOL_DURATION = "gen_ai.execute_tool.duration";
 
-/** The name of a round's span. */
+/**
+ * The name of a round's span.
+ *
+ * @example
+ * exporter.getFinishedSpans().filter((span) => span.name === ROUND_SPAN_NAME);
+ */
 export const ROUND_SPAN_NAME = "execute_tool_calls";
 
 /** The instrumentation scope the tracer and meter are taken under. */
 export const INSTRUMENTATION_SCOPE = "toolbound";
 
-/** Ids and unknown Tool names come from the model: recorded up to this many code points. */
+/**
+ * Ids and unknown Tool names come from the model: recorded up to this many code points.
+ *
+ * @example
+ * [...String(span.attributes["gen_ai.tool.call.id"])].length <= MAX_MODEL_TEXT_CHARACTERS; // true
+ */
 export const MAX_MODEL_TEXT_CHARACTERS = 256;
 
-/** A round span lists at most this many call ids (the first ones, in call order). */
+/**
+ * A round span lists at most this many call ids (the first ones, in call order).
+ *
+ * @example
+ * (roundSpan.attributes["toolbound.round.call_ids"] as string[]).length <= MAX_ROUND_CALL_IDS; // true
+ */
 export const MAX_ROUND_CALL_IDS = 128;

@@ -4,7 +4,12 @@
  * counts against the same budget.
  */
 
-/** Ends a captured text that was cut. */
+/**
+ * Ends a captured text that was cut.
+ *
+ * @example
+ * String(span.attributes["gen_ai.tool.call.arguments"]).endsWith(CAPTURE_TRUNCATION_MARKER);
+ */
 export const CAPTURE_TRUNCATION_MARKER = "…[truncated]";
 
 const MARKER_CODE_POINTS = 12;

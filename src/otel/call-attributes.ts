@@ -21,13 +21,23 @@ import {
 } from "./attribute-names.ts";
 import { boundText } from "./bounded-text.ts";
 
-/** The span's name: `execute_tool {name}` for a registered Tool, else `execute_tool`. */
+/**
+ * The span's name: `execute_tool {name}` for a registered Tool, else `execute_tool`.
+ *
+ * @example
+ * spanName(registry.get("add")); // "execute_tool add"
+ */
 export function spanName(tool: RegisteredCourseTool | undefined): string {
   // An unknown name is the model's text: never a span name, whose values must stay few.
   return tool === undefined ? EXECUTE_TOOL : `${EXECUTE_TOOL} ${tool.name}`;
 }
 
-/** The attributes a call's span opens with (samplers see them). */
+/**
+ * The attributes a call's span opens with (samplers see them).
+ *
+ * @example
+ * openingAttributes(call, tool)["gen_ai.tool.call.id"]; // "call-1"
+ */
 export function openingAttributes(
   call: CourseToolCall | undefined,
   tool: RegisteredCourseTool | undefined,
@@ -44,13 +54,23 @@ export function openingAttributes(
   return attributes;
 }
 
-/** `error.type` for an outcome: the result's code, the rejection's kind, or none for a success. */
+/**
+ * `error.type` for an outcome: the result's code, the rejection's kind, or none for a success.
+ *
+ * @example
+ * errorType(facts); // "TOOL_TIMEOUT", "cancelled", or undefined
+ */
 export function errorType(facts: CallFacts): string | undefined {
   if (facts.rejection !== undefined) return REJECTION_ERROR_TYPES[facts.rejection];
   return facts.result?.isError === true ? facts.code : undefined;
 }
 
-/** Records the outcome and toolbound's facts on `span`. */
+/**
+ * Records the outcome and toolbound's facts on `span`.
+ *
+ * @example
+ * recordOutcome(span, facts, errorType(facts));
+ */
 export function recordOutcome(span: Span, facts: CallFacts, error: string | undefined): void {
   const attributes: Attributes = { [TB.phase]: facts.phase };
   const output = facts.output;
@@ -79,7 +99,12 @@ export function recordOutcome(span: Span, facts: CallFacts, error: string | unde
   if (error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: error });
 }
 
-/** The duration histogram's attributes: the same low-cardinality ones as the span's. */
+/**
+ * The duration histogram's attributes: the same low-cardinality ones as the span's.
+ *
+ * @example
+ * histogram.record(seconds, metricAttributes(tool, "TOOL_EXECUTION_FAILED"));
+ */
 export function metricAttributes(
   tool: RegisteredCourseTool | undefined,
   error: string | undefined,

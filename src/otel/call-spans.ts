@@ -28,7 +28,12 @@ import {
 import { type CaptureSettings, capturedText } from "./content-capture.ts";
 import type { HistogramSource, TracerSource } from "./telemetry-sources.ts";
 
-/** One observed call: where it started, and its span once opened. */
+/**
+ * One observed call: where it started, and its span once opened.
+ *
+ * @example
+ * const state = new CallTrace(context.active(), tracer, histogram);
+ */
 export class CallTrace {
   started = performance.now();
   span: Span | undefined = undefined;
@@ -40,7 +45,12 @@ export class CallTrace {
   ) {}
 }
 
-/** The span and metric hooks for every call of an instrumented registry. */
+/**
+ * The span and metric hooks for every call of an instrumented registry.
+ *
+ * @example
+ * withCallObserver(registry, new CallSpans(tracers, histograms, undefined));
+ */
 export class CallSpans implements CallObserver<CallTrace> {
   readonly #tracers: TracerSource;
   readonly #histograms: HistogramSource;

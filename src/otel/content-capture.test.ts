@@ -163,9 +163,9 @@ describe("the options", () => {
     ["maxCaptureCharacters above the ceiling", { maxCaptureCharacters: 1_000_001 }, "from 64"],
     ["maxCaptureCharacters not whole", { maxCaptureCharacters: 100.5 }, "whole number"],
     ["redact", { redact: "mask" }, "redact must be a function"],
-    ["tracerProvider", { tracerProvider: {} }, "tracerProvider must have a getTracer method"],
+    ["tracerProvider", { tracerProvider: {} }, "tracerProvider.getTracer must be a function"],
     ["meterProvider", { meterProvider: 1 }, "meterProvider must be an object"],
-    ["propagator", { propagator: { extract() {} } }, "propagator must have a inject method"],
+    ["propagator", { propagator: { extract() {} } }, "propagator.inject must be a function"],
   ])("a bad %s is a TypeError naming it", (_label, options, message) => {
     expect(() => instrumentRegistry(outcomeTools(), options as InstrumentOptions)).toThrow(
       expect.objectContaining({ name: "TypeError", message: expect.stringContaining(message) }),

@@ -35,10 +35,20 @@ export interface CapturedContentInfo {
  */
 export type ContentRedactor = (content: unknown, info: CapturedContentInfo) => unknown;
 
-/** What a captured attribute holds when the redaction hook threw. */
+/**
+ * What a captured attribute holds when the redaction hook threw.
+ *
+ * @example
+ * span.attributes["gen_ai.tool.call.result"] === REDACTION_FAILED; // the hook threw
+ */
 export const REDACTION_FAILED = "[redaction failed]";
 
-/** How content is captured: the budget per attribute and the optional redaction hook. */
+/**
+ * How content is captured: the budget per attribute and the optional redaction hook.
+ *
+ * @example
+ * const settings: CaptureSettings = { maxCharacters: 4096, redact: undefined };
+ */
 export interface CaptureSettings {
   readonly maxCharacters: number;
   readonly redact: ContentRedactor | undefined;
@@ -57,6 +67,9 @@ const MARKER_ROOM = 200;
 /**
  * The text one captured attribute holds, at most `settings.maxCharacters`
  * code points, or undefined when the hook asked for nothing.
+ *
+ * @example
+ * capturedText({ q: "hi" }, { kind: "arguments", toolName: "echo", toolCallId: "c1" }, settings); // '{"q":"hi"}'
  */
 export function capturedText(
   content: unknown,

@@ -38,15 +38,30 @@ export interface InstrumentOptions {
   readonly redact?: ContentRedactor;
 }
 
-/** The default budget of each captured attribute, in code points. */
+/**
+ * The default budget of each captured attribute, in code points.
+ *
+ * @example
+ * instrumentRegistry(registry, { captureContent: true }); // each attribute at most DEFAULT_MAX_CAPTURE_CHARACTERS
+ */
 export const DEFAULT_MAX_CAPTURE_CHARACTERS = 4096;
 
-/** The smallest and largest `maxCaptureCharacters` accepted. */
+/**
+ * The smallest and largest `maxCaptureCharacters` accepted.
+ *
+ * @example
+ * const [lowest, highest] = CAPTURE_CHARACTERS_RANGE; // 64, 1000000
+ */
 export const CAPTURE_CHARACTERS_RANGE: readonly [number, number] = Object.freeze([
   64, 1_000_000,
 ] as const);
 
-/** The options after one read of each field and validation. */
+/**
+ * The options after one read of each field and validation.
+ *
+ * @example
+ * const settings = readInstrumentOptions({ captureContent: true }); // settings.capture.maxCharacters === 4096
+ */
 export interface InstrumentSettings {
   readonly tracerProvider: TracerProvider | undefined;
   readonly meterProvider: MeterProvider | undefined;
@@ -72,13 +87,18 @@ function objectWith<T>(value: unknown, name: string, methods: readonly string[])
   if (typeof value !== "object" || value === null) return refuse(`${name} must be an object`);
   for (const method of methods) {
     if (typeof (value as Record<string, unknown>)[method] !== "function") {
-      return refuse(`${name} must have a ${method} method`);
+      return refuse(`${name}.${method} must be a function`);
     }
   }
   return value as T;
 }
 
-/** Reads `options` (each field once, own fields only) and checks every value. */
+/**
+ * Reads `options` (each field once, own fields only) and checks every value.
+ *
+ * @example
+ * readInstrumentOptions({ maxCaptureCharacters: 10 }); // throws TypeError: … from 64 to 1000000
+ */
 export function readInstrumentOptions(options: unknown): InstrumentSettings {
   if (options === undefined) {
     return {

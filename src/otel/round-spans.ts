@@ -27,7 +27,12 @@ import {
 import { boundText } from "./bounded-text.ts";
 import type { TracerSource } from "./telemetry-sources.ts";
 
-/** One observed round: where it started, and its span once opened. */
+/**
+ * One observed round: where it started, and its span once opened.
+ *
+ * @example
+ * const state = new RoundTrace(context.active(), tracer);
+ */
 export class RoundTrace {
   readonly started = performance.now();
   span: Span | undefined = undefined;
@@ -53,7 +58,12 @@ function planAttributes(plan: RoundPlan): Attributes {
   return attributes;
 }
 
-/** The span hooks for every round of an instrumented registry. */
+/**
+ * The span hooks for every round of an instrumented registry.
+ *
+ * @example
+ * const observer = { ...callHooks, round: new RoundSpans(tracers) };
+ */
 export class RoundSpans implements RoundObserver<RoundTrace> {
   readonly #tracers: TracerSource;
 

@@ -32,7 +32,12 @@ const DURATION_BOUNDARIES = [
   40.96, 81.92,
 ];
 
-/** The tracer to record with, or undefined while only the API's no-op provider is there. */
+/**
+ * The tracer to record with, or undefined while only the API's no-op provider is there.
+ *
+ * @example
+ * const tracer = new TracerSource(undefined).current(); // undefined until an SDK registers
+ */
 export class TracerSource {
   readonly #given: TracerProvider | undefined;
   #provider: TracerProvider | undefined;
@@ -59,7 +64,12 @@ export class TracerSource {
   }
 }
 
-/** The duration histogram, or undefined while only the API's no-op meter provider is there. */
+/**
+ * The duration histogram, or undefined while only the API's no-op meter provider is there.
+ *
+ * @example
+ * new HistogramSource(meterProvider).current()?.record(0.012, { "gen_ai.tool.name": "add" });
+ */
 export class HistogramSource {
   readonly #given: MeterProvider | undefined;
   #provider: MeterProvider | undefined;

@@ -91,7 +91,12 @@ function warn(hook: string, thrown: unknown): void {
   }
 }
 
-/** One observed round: the hooks, the observer's state, and what the round counted. */
+/**
+ * One observed round: the hooks, the observer's state, and what the round counted.
+ *
+ * @example
+ * const record = observeRound(registry); // undefined unless the registry's observer has round hooks
+ */
 export class RoundRecord {
   cutResults = 0;
   #ended = false;
@@ -168,6 +173,10 @@ function roundObserverOf(registry: unknown): RoundObserver | undefined {
 /**
  * Starts observing a round of `registry`, or answers undefined (no observer,
  * no round hooks, the observer declined it, or its `start` threw).
+ *
+ * @example
+ * const record = observeRound(registry);
+ * record?.run(plan, () => round.start());
  */
 export function observeRound(registry: unknown): RoundRecord | undefined {
   const observer = roundObserverOf(registry);
