@@ -105,6 +105,7 @@ describe.each([
 ] as const)("an error result %s (%#)", (code, call, options, phase) => {
   test(`sets error.type ${code}, an error status and phase ${phase}`, async () => {
     const { span, result } = await trace(call, options);
+    expect(span.name).toBe(call.name === "nope" ? "execute_tool" : `execute_tool ${call.name}`);
     expect(result?.isError).toBe(true);
     expect(JSON.parse(result?.content ?? "").error.code).toBe(code);
     expect(span.attributes["error.type"]).toBe(code);
@@ -135,6 +136,8 @@ describe("rejections", () => {
     controller.abort(new Error("run stopped"));
     const { span, rejection } = await trace(toolCall("echo"), undefined, controller.signal);
     expect(rejection).toBe(controller.signal.reason);
+    // Cancelled before the call was read: no Tool is named.
+    expect(span.name).toBe("execute_tool");
     expect(span.attributes["error.type"]).toBe("cancelled");
     expect(span.attributes[TB.phase]).toBe("call");
     expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: "cancelled" });
@@ -145,6 +148,8 @@ describe("rejections", () => {
     setImmediate(() => controller.abort(new Error("user pressed stop")));
     const { span, rejection } = await trace(toolCall("slow"), undefined, controller.signal);
     expect(rejection).toBe(controller.signal.reason);
+    expect(span.name).toBe("execute_tool slow");
+    expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: "cancelled" });
     expect(span.attributes["error.type"]).toBe("cancelled");
     expect(span.attributes[TB.phase]).toBe("execute");
   });
@@ -165,6 +170,7 @@ describe("rejections", () => {
     async (name, phase) => {
       const { span, rejection } = await trace(toolCall(name));
       expect((rejection as Error).name).toBe("NonRecoverableToolError");
+      expect(span.name).toBe(`execute_tool ${name}`);
       expect(span.attributes["error.type"]).toBe("non_recoverable");
       expect(span.attributes[TB.phase]).toBe(phase);
       expect(span.status.code).toBe(SpanStatusCode.ERROR);
