@@ -51,7 +51,10 @@ export async function runMcpCommand(
   flags: OutputFlags = {},
   beforeExit?: () => Promise<void>,
 ): Promise<void> {
-  const { serveToolRegistry, Transport } = await loadSdk();
+  const { serveToolRegistry, Transport } = await loadSdk().catch(async (thrown: unknown) => {
+    await beforeExit?.();
+    throw thrown;
+  });
   const callOptions = outputCallOptions(flags);
   let server: Awaited<ReturnType<typeof serveToolRegistry>>;
   try {

@@ -81,11 +81,11 @@ export class CallSpans implements CallObserver<CallTrace> {
 
   execute(
     state: CallTrace,
-    _call: CourseToolCall,
+    call: CourseToolCall,
     tool: RegisteredCourseTool,
     run: () => void,
   ): void {
-    const span = this.#open(state, _call, tool);
+    const span = this.#open(state, call, tool);
     if (span === undefined) return run();
     // The Tool's own instrumented work (HTTP, a database) nests under the call's span.
     context.with(trace.setSpan(state.parent, span), run);
