@@ -97,7 +97,7 @@ export function createMcpToolServer(
     callRegistryTool(
       tools,
       request.params,
-      { requestId: extra.requestId, signal: extra.signal },
+      { requestId: extra.requestId, signal: extra.signal, meta: request.params._meta },
       settings,
     ),
   );
