@@ -105,18 +105,13 @@ function modelOutput(result: CourseToolResultMessage): string | OpenAIAgentsTool
   const parts = result.parts;
   if (parts === undefined) return result.content;
   return parts.map((part, index): OpenAIAgentsToolOutput => {
-    switch (part.type) {
-      case "text":
-        return { type: "text", text: part.text };
-      case "image":
-        return { type: "image", image: { data: part.data, mediaType: part.mimeType } };
-      case "file": {
-        const file = { data: part.data, mediaType: part.mimeType, filename: fileName(part, index) };
-        return { type: "file", file };
-      }
-      case "audio":
-        return { type: "text", text: partLine(part) };
+    if (part.type === "text") return { type: "text", text: part.text };
+    if (part.type === "image") {
+      return { type: "image", image: { data: part.data, mediaType: part.mimeType } };
     }
+    if (part.type === "audio") return { type: "text", text: partLine(part) };
+    const file = { data: part.data, mediaType: part.mimeType, filename: fileName(part, index) };
+    return { type: "file", file };
   });
 }
 

@@ -127,9 +127,8 @@ describe.each(["run", "streamed run"] as const satisfies readonly Mode[])(
       );
       const run = await runAgent(mode, tools, [call("call-1", { text: "chart" })]);
       expect(run.error).toBeUndefined();
-      const item = (run.calls[1]?.request.input as { type: string; output?: unknown }[]).find(
-        (entry) => entry.type === "function_call_result",
-      );
+      const input = (run.calls[1]?.request.input ?? []) as { type: string; output?: unknown }[];
+      const item = input.find((entry) => entry.type === "function_call_result");
       expect(item?.output).toEqual([
         { type: "input_text", text: "One pixel:" },
         { type: "input_image", image: `data:image/png;base64,${PNG_1X1_BASE64}` },
