@@ -84,10 +84,21 @@ export type ToolContentSummary =
       readonly name?: string;
     };
 
-/** The most parts one `toolContent` value holds (the ceiling of `maxParts`). */
+/**
+ * The most parts one `toolContent` value holds (the ceiling of `maxParts`);
+ * a longer list is a TypeError.
+ *
+ * @example
+ * toolContent(Array.from({ length: TOOL_CONTENT_MAX_PARTS + 1 }, () => ({ type: "text", text: "" }))); // throws
+ */
 export const TOOL_CONTENT_MAX_PARTS = 1_000;
 
-/** The longest file `name`, in UTF-16 code units. */
+/**
+ * The longest file `name`, in UTF-16 code units.
+ *
+ * @example
+ * toolContent([{ type: "file", data: pdf, mimeType: "application/pdf", name: "q3-report.pdf" }]);
+ */
 export const TOOL_CONTENT_MAX_NAME_CHARACTERS = 64;
 
 /** A binary part as the boundary keeps it: copied bytes or checked base64, and its verdict. */
