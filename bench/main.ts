@@ -1,10 +1,10 @@
 /**
  * `npm run bench`: runs scenarios 1 to 4 (2 and 3 also under raised output
- * budgets), 6 and 9 (tracing) on this Node.js and prints the table on stdout (see
+ * budgets), 6, 9 (text and parts) and 10 (tracing) on this Node.js and prints the table on stdout (see
  * `writeReport` for `--json` and `--json=<path>`); progress goes to stderr.
  * Scenario 5, the comparison with Pi, needs Node.js 22 and runs with
  * `npm run bench:pi`; scenarios 7 and 8, the AI SDK and OpenAI Agents, with
- * `npm run bench:frameworks`; scenario 9, a durable call on Restate, with
+ * `npm run bench:frameworks`; scenario 11, a durable call on Restate, with
  * `npm run bench:durable`.
  */
 
@@ -14,6 +14,7 @@ import { argumentsScenario } from "./scenario-arguments.ts";
 import { concurrencyScenario } from "./scenario-concurrency.ts";
 import { ordinaryScenario } from "./scenario-ordinary.ts";
 import { overheadScenario } from "./scenario-overhead.ts";
+import { partsScenario } from "./scenario-parts.ts";
 import { pathologicalScenario } from "./scenario-pathological.ts";
 import { pathologicalBudgetScenario } from "./scenario-pathological-budget.ts";
 import { tracingScenario } from "./scenario-tracing.ts";
@@ -54,8 +55,8 @@ rows.push(
     note: "The frameworks need Node.js 22; run `npm run bench:frameworks` for these rows.",
   }),
   compareRow({
-    id: "9",
-    scenario: 9,
+    id: "11",
+    scenario: 11,
     title: "a durable Tool call on Restate against executeToolCall (information)",
     figures: [],
     ratioLabel: "per call, durable / in process",
@@ -67,8 +68,10 @@ rows.push(
 
 progress("scenario 6: a model's argument text");
 rows.push(...(await argumentsScenario()));
-progress("scenario 9: tracing");
+progress("scenario 9: what the model reads (text and parts)");
+rows.push(...(await partsScenario()));
+progress("scenario 10: tracing");
 rows.push(...(await tracingScenario()));
 
-const info = runInfo("toolbound bench (scenarios 1-4, 6 and 9)", startedAt);
+const info = runInfo("toolbound bench (scenarios 1-4, 6, 9 and 10)", startedAt);
 writeReport(rows, info, process.argv.slice(2));

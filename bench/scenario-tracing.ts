@@ -1,5 +1,5 @@
 /**
- * Scenario 9: what tracing costs a call. The echo call of scenario 1 through
+ * Scenario 10: what tracing costs a call. The echo call of scenario 1 through
  * `executeToolCall`, on the same registry plain and instrumented by
  * `toolbound/otel`: with `@opentelemetry/api` loaded but no provider
  * registered (target: at most 1.05x the plain call), and with the
@@ -109,8 +109,8 @@ export async function tracingScenario(): Promise<Row[]> {
   const sdkNs = figureOf(figures, "instrumented, SDK").nsPerOp;
   return [
     compareRow({
-      id: "9",
-      scenario: 9,
+      id: "10",
+      scenario: 10,
       title:
         "tracing: echo call on an instrumented registry, @opentelemetry/api loaded, no provider",
       figures: [
@@ -126,8 +126,8 @@ export async function tracingScenario(): Promise<Row[]> {
       target: atMost(1.05),
     }),
     compareRow({
-      id: "9'",
-      scenario: 9,
+      id: "10'",
+      scenario: 10,
       title:
         "tracing: the same call with the SDK recording (span and histogram, exporters that drop)",
       figures: [

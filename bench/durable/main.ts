@@ -1,5 +1,5 @@
 /**
- * `npm run bench:durable` (scenario 9, information only, not in CI): what a
+ * `npm run bench:durable` (scenario 11, information only, not in CI): what a
  * durable Tool call adds to `executeToolCall` on the same machine, with the
  * engine's own round trip shown apart. Starts the npm registry's
  * restate-server on loopback and a Restate endpoint in this process, then
@@ -121,8 +121,8 @@ try {
   const [plainNs, bareNs, durableNs] = [perCall(plain), perCall(bare), perCall(durable)];
   const rows = [
     compareRow({
-      id: "9a",
-      scenario: 9,
+      id: "11a",
+      scenario: 11,
       title: `a durable call against executeToolCall: ${CALLS} echo calls in sequence, one invocation`,
       figures: [
         { label: "executeToolCall", value: plainNs, unit: "ns" },
@@ -133,8 +133,8 @@ try {
       target: null,
     }),
     compareRow({
-      id: "9b",
-      scenario: 9,
+      id: "11b",
+      scenario: 11,
       title: "the same durable calls against the engine's own round trip (a bare ctx.run per step)",
       figures: [
         { label: "bare ctx.run step", value: bareNs, unit: "ns" },
@@ -147,7 +147,7 @@ try {
       note: "The bare step journals a result message of the same size; the difference is the boundary's own work (the calls and options read once, validation, the idempotency key, serialization, the result checked on its way back from the journal).",
     }),
   ];
-  writeReport(rows, runInfo("toolbound durable bench (scenario 9)", startedAt), args);
+  writeReport(rows, runInfo("toolbound durable bench (scenario 11)", startedAt), args);
 } finally {
   await engine.stop();
   server.close();

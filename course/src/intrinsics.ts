@@ -152,6 +152,15 @@ export function isWellFormedUtf8(bytes: Uint8Array): boolean {
 }
 
 export const stringCharCodeAt = uncurryThis(String.prototype.charCodeAt);
+const nativeIsWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean })
+  .isWellFormed;
+/**
+ * `String.prototype.isWellFormed` as it was at load (no lone surrogate), or
+ * undefined on a runtime without it. Native: constant time for a string V8
+ * stores one byte per character.
+ */
+export const stringIsWellFormed: ((text: string) => boolean) | undefined =
+  typeof nativeIsWellFormed === "function" ? uncurryThis(nativeIsWellFormed) : undefined;
 export const stringSlice = uncurryThis(String.prototype.slice);
 export const stringTrim = uncurryThis(String.prototype.trim);
 const regExpExec = RegExp.prototype.exec;
@@ -257,6 +266,49 @@ function loadUtilTypes(): UtilTypes {
 }
 
 const utilTypes = loadUtilTypes();
+
+interface NativeBase64 {
+  /** The base64 text of `bytes`. */
+  readonly encode: (bytes: Uint8Array) => string;
+  /** Decodes `text` into `into`, leniently; answers the bytes written. */
+  readonly decode: (text: string, into: Uint8Array) => number;
+}
+
+/**
+ * Node's own base64 coding (`Buffer.prototype.base64Slice` and
+ * `base64Write`, captured at load and called on our own byte arrays), or
+ * undefined where the runtime lacks them or they fail a self-test: then
+ * the JavaScript coder in `base64.ts` is used. Lenient decoding is made
+ * strict by the caller, which compares a re-encoding with the input.
+ */
+function loadNativeBase64(): NativeBase64 | undefined {
+  const processObject = (globalThis as { process?: { getBuiltinModule?: unknown } }).process;
+  const getBuiltinModule = processObject?.getBuiltinModule;
+  if (typeof getBuiltinModule !== "function") return undefined;
+  const module = ReflectApply(getBuiltinModule, processObject, ["node:buffer"]) as
+    | { Buffer?: { prototype?: { base64Slice?: unknown; base64Write?: unknown } } }
+    | undefined;
+  const slice = module?.Buffer?.prototype?.base64Slice;
+  const write = module?.Buffer?.prototype?.base64Write;
+  if (typeof slice !== "function" || typeof write !== "function") return undefined;
+  const coder: NativeBase64 = {
+    encode: (bytes) => ReflectApply(slice, bytes, [0, typedArrayLength(bytes)]) as string,
+    decode: (text, into) => ReflectApply(write, into, [text, 0, typedArrayLength(into)]) as number,
+  };
+  try {
+    const sample = new Uint8Array([1, 2, 3, 4, 250]);
+    const decoded = new Uint8Array(5);
+    if (coder.encode(sample) !== "AQIDBPo=" || coder.decode("AQIDBPo=", decoded) !== 5) {
+      return undefined;
+    }
+    return decoded[4] === 250 ? coder : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Node's native base64 coder, or undefined (see `loadNativeBase64`). */
+export const nativeBase64 = loadNativeBase64();
 const bind = (name: keyof UtilTypes): ((value: unknown) => boolean) => {
   const check = utilTypes[name];
   if (typeof check !== "function") {

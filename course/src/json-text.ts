@@ -7,7 +7,7 @@
  * escaped, a lone surrogate written as U+FFFD).
  */
 
-import { stringCharCodeAt, stringSlice } from "./intrinsics.js";
+import { stringCharCodeAt, stringIsWellFormed, stringSlice } from "./intrinsics.js";
 
 const HEX = "0123456789abcdef";
 
@@ -110,6 +110,15 @@ export function escapeRange(
   end: number,
   style: TextStyle = COURSE_ESCAPES,
 ): string {
+  // A whole raw text with no lone surrogate is itself (the native check, when there is one).
+  if (
+    style === RAW_TEXT &&
+    start === 0 &&
+    end === source.length &&
+    stringIsWellFormed?.(source) === true
+  ) {
+    return source;
+  }
   let text = "";
   let run = start;
   let index = start;

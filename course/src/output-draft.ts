@@ -4,6 +4,7 @@
  * marker that names which budget ran out and where the full output went.
  */
 
+import { stringIsWellFormed } from "./intrinsics.js";
 import {
   codePointCount,
   escapeRange,
@@ -85,6 +86,16 @@ export function draftText(
   style: TextStyle,
 ): OutputDraft {
   const length = text.length;
+  // Raw text within both budgets by its length alone (code points never outnumber code
+  // units) and well-formed by the native check (constant time for one-byte strings): itself.
+  if (
+    style === RAW_TEXT &&
+    length <= limits.maxCharacters &&
+    length <= limits.maxStringCharacters &&
+    stringIsWellFormed?.(text) === true
+  ) {
+    return { kind: "whole", content: text };
+  }
   const quote = style === RAW_TEXT ? "" : '"';
   const whole = measureHead(
     text,

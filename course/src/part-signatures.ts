@@ -37,9 +37,6 @@ export const TOOL_CONTENT_MIME_TYPES: {
   file: freeze(["application/pdf", "text/plain"]),
 });
 
-/** The bytes a signature check reads from the start of a part. */
-export const SIGNATURE_BYTES = 12;
-
 /** Whether `bytes` start with the ASCII text `prefix` at `offset`. */
 function startsWith(bytes: Uint8Array, prefix: string, offset = 0): boolean {
   if (typedArrayLength(bytes) < offset + prefix.length) return false;
@@ -98,9 +95,9 @@ export function showMimeType(mimeType: string): string {
 }
 
 /**
- * Why `bytes` are not what `mimeType` declares, or undefined when they are.
- * `bytes` is the whole part for `text/plain` (every byte is checked), else at
- * least its first {@link SIGNATURE_BYTES}.
+ * Why `bytes`, a whole part, are not what `mimeType` declares, or undefined
+ * when they are: plain text is checked byte by byte, every other type by the
+ * signature its first bytes hold.
  */
 export function signatureProblem(mimeType: string, bytes: Uint8Array): string | undefined {
   const found = sniffMimeType(bytes);

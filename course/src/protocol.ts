@@ -34,11 +34,26 @@ export type CourseToolCall = {
   readonly arguments: CourseJsonObject;
 };
 
-/** The image types a part may carry: PNG, JPEG, GIF and WebP. */
+/**
+ * The image types a part may carry: PNG, JPEG, GIF and WebP.
+ *
+ * @example
+ * const type: ToolResultImageType = "image/png";
+ */
 export type ToolResultImageType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
-/** The audio types a part may carry: WAV, MP3, OGG and FLAC. */
+/**
+ * The audio types a part may carry: WAV, MP3, OGG and FLAC.
+ *
+ * @example
+ * const type: ToolResultAudioType = "audio/mpeg";
+ */
 export type ToolResultAudioType = "audio/wav" | "audio/mpeg" | "audio/ogg" | "audio/flac";
-/** The file types a part may carry: PDF and plain UTF-8 text. */
+/**
+ * The file types a part may carry: PDF and plain UTF-8 text.
+ *
+ * @example
+ * const type: ToolResultFileType = "application/pdf";
+ */
 export type ToolResultFileType = "application/pdf" | "text/plain";
 
 /**

@@ -7,7 +7,7 @@
  * as data (or refused) like any other output, and none of its code runs.
  */
 
-import { checkBase64, decodeBase64 } from "./base64.js";
+import { decodeStrictBase64 } from "./base64.js";
 import {
   defineProperty,
   freeze,
@@ -28,7 +28,6 @@ import {
 import {
   type BinaryPartType,
   isSupportedMimeType,
-  SIGNATURE_BYTES,
   showMimeType,
   signatureProblem,
 } from "./part-signatures.js";
@@ -85,10 +84,21 @@ export type ToolContentSummary =
       readonly name?: string;
     };
 
-/** The most parts one `toolContent` value holds (the ceiling of `maxParts`). */
+/**
+ * The most parts one `toolContent` value holds (the ceiling of `maxParts`);
+ * a longer list is a TypeError.
+ *
+ * @example
+ * toolContent(Array.from({ length: TOOL_CONTENT_MAX_PARTS + 1 }, () => ({ type: "text", text: "" }))); // throws
+ */
 export const TOOL_CONTENT_MAX_PARTS = 1_000;
 
-/** The longest file `name`, in UTF-16 code units. */
+/**
+ * The longest file `name`, in UTF-16 code units.
+ *
+ * @example
+ * toolContent([{ type: "file", data: pdf, mimeType: "application/pdf", name: "q3-report.pdf" }]);
+ */
 export const TOOL_CONTENT_MAX_NAME_CHARACTERS = 64;
 
 /** A binary part as the boundary keeps it: copied bytes or checked base64, and its verdict. */
@@ -194,21 +204,18 @@ function binaryPart(part: object, type: BinaryPartType, at: string): BuiltBinary
     ? undefined
     : `${showMimeType(mimeType)} is not a supported ${type} type`;
   if (typeof data === "string") {
-    const checked = checkBase64(data);
-    if (!checked.ok) {
+    const decoded = decodeStrictBase64(data);
+    if (!decoded.ok) {
       return make(
         0,
-        unsupported ?? `its base64 data is invalid: ${checked.reason}`,
+        unsupported ?? `its base64 data is invalid: ${decoded.reason}`,
         undefined,
         undefined,
       );
     }
-    const { byteLength } = checked;
-    // Plain text is checked whole; every other type by its signature alone.
-    const wanted = mimeType === "text/plain" ? byteLength : SIGNATURE_BYTES;
-    const problem =
-      unsupported ??
-      contentProblem(mimeType, byteLength, () => decodeBase64(data, byteLength, wanted));
+    const byteLength = typedArrayLength(decoded.bytes);
+    // The Tool's own text is kept as the part's data: strict base64 has exactly one form.
+    const problem = unsupported ?? contentProblem(mimeType, byteLength, () => decoded.bytes);
     return make(byteLength, problem, undefined, data);
   }
   // A Proxy of a Uint8Array is no Uint8Array to the slot check, and runs no trap here.

@@ -19,6 +19,7 @@ export {
   AiSdkUnknownToolError,
   repairAiSdkToolCall,
 } from "./repair-ai-sdk-tool-call.ts";
+export type { AiSdkContentPart } from "./to-ai-sdk-tools.ts";
 export {
   AI_SDK_EMPTY_OBJECT_SCHEMA,
   AiSdkRunStop,

@@ -100,7 +100,7 @@ describe.each([false, true])("repairOpenAIAgentsModel (streamed: %s)", (streamed
     expect(execute).not.toHaveBeenCalled();
     // The same id with ordinary arguments is an ordinary call.
     await expect(runItem({ callId: "call-1", arguments: '{"text":"hi"}' })).resolves.toBe(
-      JSON.stringify("echo: hi"),
+      "echo: hi",
     );
   });
 
@@ -114,7 +114,7 @@ describe.each([false, true])("repairOpenAIAgentsModel (streamed: %s)", (streamed
       repairOpenAIAgentsModel(model as never, tools),
       streamed,
     );
-    await expect(runItem(valid as Item)).resolves.toBe(JSON.stringify("echo: valid"));
+    await expect(runItem(valid as Item)).resolves.toBe("echo: valid");
     expect(await runItem(broken as Item)).toContain("TOOL_ARGUMENTS_INVALID");
     expect(execute).toHaveBeenCalledTimes(1);
   });
@@ -123,9 +123,7 @@ describe.each([false, true])("repairOpenAIAgentsModel (streamed: %s)", (streamed
     const { tools, execute, runItem } = await echoTools();
     const { model } = fixedModel([functionCall("{broken", "call_1")]);
     await outputOf(repairOpenAIAgentsModel(model as never, tools), streamed);
-    await expect(runItem(functionCall('{"text":"hi"}', "call_1"))).resolves.toBe(
-      JSON.stringify("echo: hi"),
-    );
+    await expect(runItem(functionCall('{"text":"hi"}', "call_1"))).resolves.toBe("echo: hi");
     expect(execute).toHaveBeenCalledTimes(1);
   });
 

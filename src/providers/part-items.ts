@@ -13,13 +13,23 @@ import { dataUrl, fileText, partLine } from "./result-parts.ts";
 
 type BinaryPart = Exclude<ToolResultPart, { type: "text" }>;
 
-/** An Anthropic text block. */
+/**
+ * An Anthropic text block.
+ *
+ * @example
+ * const block: AnthropicTextBlock = { type: "text", text: "The chart:" };
+ */
 export interface AnthropicTextBlock {
   readonly type: "text";
   readonly text: string;
 }
 
-/** An Anthropic image block with a base64 source. */
+/**
+ * An Anthropic image block with a base64 source.
+ *
+ * @example
+ * const block: AnthropicImageBlock = { type: "image", source: { type: "base64", media_type: "image/png", data } };
+ */
 export interface AnthropicImageBlock {
   readonly type: "image";
   readonly source: {
@@ -29,7 +39,12 @@ export interface AnthropicImageBlock {
   };
 }
 
-/** An Anthropic document block: a PDF as base64, or plain text; `title` is the file's name. */
+/**
+ * An Anthropic document block: a PDF as base64, or plain text; `title` is the file's name.
+ *
+ * @example
+ * const block: AnthropicDocumentBlock = { type: "document", source: { type: "text", media_type: "text/plain", data: "notes" } };
+ */
 export interface AnthropicDocumentBlock {
   readonly type: "document";
   readonly source:
@@ -38,24 +53,44 @@ export interface AnthropicDocumentBlock {
   readonly title?: string;
 }
 
-/** A block of an Anthropic `tool_result` with parts. */
+/**
+ * A block of an Anthropic `tool_result` with parts.
+ *
+ * @example
+ * const blocks: AnthropicToolResultContent[] = [{ type: "text", text: "The chart:" }];
+ */
 export type AnthropicToolResultContent =
   | AnthropicTextBlock
   | AnthropicImageBlock
   | AnthropicDocumentBlock;
 
-/** An item of an OpenAI Responses `function_call_output` output list. */
+/**
+ * An item of an OpenAI Responses `function_call_output` output list.
+ *
+ * @example
+ * const item: OpenAIResponsesOutputItem = { type: "input_image", image_url: "data:image/png;base64,iVBORw0KGgo=" };
+ */
 export type OpenAIResponsesOutputItem =
   | { readonly type: "input_text"; readonly text: string }
   | { readonly type: "input_image"; readonly image_url: string }
   | { readonly type: "input_file"; readonly file_data: string; readonly filename: string };
 
-/** A Gemini function response part: inline bytes with their MIME type. */
+/**
+ * A Gemini function response part: inline bytes with their MIME type.
+ *
+ * @example
+ * const part: GeminiFunctionResponseBlob = { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } };
+ */
 export interface GeminiFunctionResponseBlob {
   readonly inlineData: { readonly mimeType: string; readonly data: string };
 }
 
-/** A part of an OpenAI Chat Completions user message that carries tool-result attachments. */
+/**
+ * A part of an OpenAI Chat Completions user message that carries tool-result attachments.
+ *
+ * @example
+ * const part: OpenAIChatAttachmentPart = { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } };
+ */
 export type OpenAIChatAttachmentPart =
   | { readonly type: "text"; readonly text: string }
   | { readonly type: "image_url"; readonly image_url: { readonly url: string } }

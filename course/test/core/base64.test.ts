@@ -5,7 +5,15 @@
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { checkBase64, decodeBase64, encodeBase64 } from "../../src/base64.ts";
+import {
+  checkBase64,
+  decodeBase64,
+  decodeStrictBase64,
+  encodeBase64,
+  encodeBase64InScript,
+  scanBase64,
+} from "../../src/base64.ts";
+import { nativeBase64 } from "../../src/intrinsics.ts";
 
 describe("checkBase64 refuses what is not strict base64", () => {
   test.each([
@@ -21,7 +29,10 @@ describe("checkBase64 refuses what is not strict base64", () => {
     ["bits set under one =", "aGl=", "its last digit has bits set that the padding drops"],
     ["bits set under two =", "aB==", "its last digit has bits set that the padding drops"],
   ])("%s", (_label, text, reason) => {
+    // The native path (decode, encode, compare) and the script's scanner agree, reason and all.
     expect(checkBase64(text)).toEqual({ ok: false, reason });
+    expect(scanBase64(text)).toEqual({ ok: false, reason });
+    expect(decodeStrictBase64(text)).toEqual({ ok: false, reason });
   });
 
   test.each([
@@ -32,6 +43,7 @@ describe("checkBase64 refuses what is not strict base64", () => {
     ["aGVsbG8=", 5],
   ])("accepts %j as %i bytes", (text, byteLength) => {
     expect(checkBase64(text)).toEqual({ ok: true, byteLength });
+    expect(scanBase64(text)).toEqual({ ok: true, byteLength });
     expect(decodeBase64(text, byteLength)).toEqual(Uint8Array.from(Buffer.from(text, "base64")));
   });
 
@@ -41,11 +53,18 @@ describe("checkBase64 refuses what is not strict base64", () => {
 });
 
 describe("the encoder", () => {
-  test("writes what Node's encoder writes, and the checker reads it back, for any bytes", () => {
+  test("this runtime has Node's native coder, which passed its self-test", () => {
+    expect(nativeBase64).toBeDefined();
+  });
+
+  test("writes what Node's encoder writes, in script and natively, and the checker reads it back, for any bytes", () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
         const text = encodeBase64(bytes);
         expect(text).toBe(Buffer.from(bytes).toString("base64"));
+        expect(encodeBase64InScript(bytes)).toBe(text);
+        expect(scanBase64(text)).toEqual({ ok: true, byteLength: bytes.length });
+        expect(decodeStrictBase64(text)).toEqual({ ok: true, bytes });
         const checked = checkBase64(text);
         expect(checked).toEqual({ ok: true, byteLength: bytes.length });
         expect(decodeBase64(text, bytes.length)).toEqual(bytes);
@@ -62,9 +81,9 @@ describe("the encoder", () => {
         const last = text.replace(/=+$/, "").length - 1;
         const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
         const flipped = alphabet[alphabet.indexOf(text[last] as string) ^ 1] as string;
-        expect(checkBase64(`${text.slice(0, last)}${flipped}${text.slice(last + 1)}`).ok).toBe(
-          false,
-        );
+        const changed = `${text.slice(0, last)}${flipped}${text.slice(last + 1)}`;
+        expect(checkBase64(changed).ok).toBe(false);
+        expect(scanBase64(changed).ok).toBe(false);
       }),
       { seed: 20_260_406, numRuns: 200 },
     );
