@@ -7,9 +7,11 @@ import { Command, Option } from "commander";
 import type { ProviderFormat } from "../schema/index.ts";
 import { runCallCommand } from "./call-command.ts";
 import { CliError, oneLine } from "./cli-error.ts";
+import { addHttpOptions, type HttpFlags, strayHttpFlags } from "./http-flags.ts";
 import { LIST_FORMATS, listTools } from "./list-command.ts";
 import { loadToolRegistry } from "./load-tools.ts";
 import { runMcpCommand } from "./mcp-command.ts";
+import { runMcpHttpCommand } from "./mcp-http-command.ts";
 import { addOutputOptions, type OutputFlags, outputCallOptions } from "./output-flags.ts";
 import { packageVersion } from "./package-info.ts";
 import { exitAfterFlush } from "./process-exit.ts";
@@ -38,7 +40,13 @@ An MCP host starts it as: command "npx", args ["toolbound", "mcp", "/absolute/pa
 adding for example "--max-output-characters", "50000" to let longer results through.
 --max-output-characters and --truncate apply to every tools/call and win over the
 tools module's own settings for the same field.
-Standard output carries the protocol only; logs go to standard error.`;
+Standard output carries the protocol only; logs go to standard error.
+
+Over Streamable HTTP (the endpoint is /mcp):
+  $ toolbound mcp --http 8080 ./dist/examples/tools.js
+  $ toolbound mcp --http 0.0.0.0:8080 --token-file ./mcp-token --allowed-host tools.internal ./dist/examples/tools.js
+On SIGTERM or SIGINT it stops taking requests, lets calls in flight finish within
+--shutdown-grace-ms, aborts the rest (each answered with an error) and exits 0.`;
 
 /**
  * Builds the `toolbound` program. Commander's own errors (an unknown command,
@@ -97,15 +105,27 @@ export function createProgram(): Command {
       process.stdout.write(`${listTools(registry, options.format)}\n`);
     });
 
-  addOutputOptions(
-    program
-      .command("mcp")
-      .description("serve the Tools over the Model Context Protocol on standard input and output")
-      .argument("<tools-module>", MODULE_HELP),
+  addHttpOptions(
+    addOutputOptions(
+      program
+        .command("mcp")
+        .description(
+          "serve the Tools over the Model Context Protocol on standard input and output, or over HTTP",
+        )
+        .argument("<tools-module>", MODULE_HELP),
+    ),
   )
     .addHelpText("after", MCP_HELP)
-    .action(async (specifier: string, flags: OutputFlags) => {
-      await runMcpCommand(await loadToolRegistry(specifier), specifier, version, flags);
+    .action(async (specifier: string, flags: OutputFlags & HttpFlags) => {
+      const { http } = flags;
+      if (http === undefined) {
+        const stray = strayHttpFlags(flags);
+        if (stray.length > 0) throw new CliError(`${stray.join(", ")} needs --http`);
+        await runMcpCommand(await loadToolRegistry(specifier), specifier, version, flags);
+        return;
+      }
+      const registry = await loadToolRegistry(specifier);
+      await runMcpHttpCommand(registry, specifier, version, flags, { ...flags, http });
     });
 
   return program;

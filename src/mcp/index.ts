@@ -1,7 +1,8 @@
 /**
- * The MCP bridge (`toolbound/mcp`): serve a ToolRegistry to any MCP host.
- * It loads `@modelcontextprotocol/sdk`, an optional peer dependency that
- * only this entry needs.
+ * The MCP bridge (`toolbound/mcp`): serve a ToolRegistry to any MCP host,
+ * over stdio or Streamable HTTP, and put another MCP server's Tools behind
+ * the boundary. It loads `@modelcontextprotocol/sdk`, an optional peer
+ * dependency that only this entry needs.
  */
 
 export type {
@@ -11,5 +12,10 @@ export type {
   McpToolCallResult,
 } from "./call-tool.ts";
 export { callRegistryTool, toMcpResult } from "./call-tool.ts";
+export type { McpHttpOptions } from "./http-options.ts";
+export type { McpHttpServer } from "./http-server.ts";
+export { serveToolRegistryHttp } from "./http-server.ts";
+export type { McpProgressUpdate } from "./request-notices.ts";
+export { MAX_NOTICE_CHARACTERS, reportProgress, sendLogMessage } from "./request-notices.ts";
 export type { McpBridgeOptions } from "./server.ts";
 export { createMcpToolServer, serveToolRegistry } from "./server.ts";

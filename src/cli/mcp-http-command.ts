@@ -1,0 +1,89 @@
+/**
+ * `toolbound mcp --http [host:]port <tools-module>`: serve a tools module
+ * over MCP Streamable HTTP until SIGTERM or SIGINT, then stop gracefully.
+ */
+
+import type { ToolRegistry } from "../../course/src/index.ts";
+import { CliError, oneLine } from "./cli-error.ts";
+import { type HttpAddress, type HttpFlags, readTokenFile } from "./http-flags.ts";
+import { loadMcpModule } from "./mcp-sdk.ts";
+import { describeOutputFlags, type OutputFlags, outputCallOptions } from "./output-flags.ts";
+import { exitAfterFlush, signalExitCode } from "./process-exit.ts";
+
+const DEFAULT_GRACE_MS = 10_000;
+
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127\./.test(host);
+}
+
+/**
+ * Runs `toolbound mcp --http`: serves `registry` at `http://host:port/mcp`
+ * and writes one line on standard error with the URL actually bound (a
+ * port of 0 becomes a free one), the mode and whether a token is required.
+ * The first SIGTERM or SIGINT stops it gracefully (calls in flight get the
+ * grace period, then are aborted and answered with an error) and exits 0;
+ * a second one exits at once with 128 plus its number. Standard input is not
+ * read.
+ *
+ * @example
+ * await runMcpHttpCommand(registry, "./dist/examples/tools.js", "0.1.0", {}, {
+ *   http: { host: "127.0.0.1", port: 8080 },
+ * });
+ */
+export async function runMcpHttpCommand(
+  registry: ToolRegistry,
+  specifier: string,
+  version: string,
+  outputFlags: OutputFlags,
+  flags: HttpFlags & { readonly http: HttpAddress },
+): Promise<void> {
+  const token = flags.tokenFile === undefined ? undefined : readTokenFile(flags.tokenFile);
+  const { serveToolRegistryHttp } = await loadMcpModule();
+  const callOptions = outputCallOptions(outputFlags);
+  const grace = flags.shutdownGraceMs ?? DEFAULT_GRACE_MS;
+  let server: Awaited<ReturnType<typeof serveToolRegistryHttp>>;
+  try {
+    server = await serveToolRegistryHttp(registry, {
+      name: "toolbound",
+      version,
+      host: flags.http.host,
+      port: flags.http.port,
+      stateless: flags.stateless ?? false,
+      shutdownGraceMs: grace,
+      ...(token === undefined ? {} : { token }),
+      ...(flags.allowedHost === undefined ? {} : { allowedHosts: flags.allowedHost }),
+      ...(flags.allowedOrigin === undefined ? {} : { allowedOrigins: flags.allowedOrigin }),
+      ...(callOptions === undefined ? {} : { callOptions }),
+    });
+  } catch (thrown) {
+    throw new CliError(`cannot serve tools module ${specifier} over MCP HTTP: ${oneLine(thrown)}`);
+  }
+  let stopping = false;
+  const onSignal = (name: NodeJS.Signals): void => {
+    if (stopping) {
+      void exitAfterFlush(signalExitCode(name));
+      return;
+    }
+    stopping = true;
+    process.stderr.write(
+      `toolbound mcp: ${name}: stopping; calls in flight get up to ${grace} ms to finish\n`,
+    );
+    server.close().then(
+      () => exitAfterFlush(0),
+      () => exitAfterFlush(0),
+    );
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  const count = registry.size === 1 ? "1 Tool" : `${registry.size} Tools`;
+  const mode = flags.stateless === true ? "stateless" : "sessions";
+  const auth = token === undefined ? "no token" : "bearer token required";
+  process.stderr.write(
+    `toolbound mcp: serving ${count} from ${specifier} at ${server.url} (${mode}, ${auth})${describeOutputFlags(outputFlags)}\n`,
+  );
+  if (token === undefined && !isLoopback(server.host)) {
+    process.stderr.write(
+      `toolbound mcp: warning: listening on ${server.host} without --token-file: anyone who can reach this port can run these Tools\n`,
+    );
+  }
+}
