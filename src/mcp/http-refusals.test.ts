@@ -134,38 +134,40 @@ const HUNDRED_MB = 100 * 1024 * 1024;
 
 /** Streams up to 100 MB of spaces and reports the status and how much could be written at all. */
 function sendHugeBody(url: string, declareLength: boolean) {
-  return new Promise<{ status: number | undefined; atResponse: number; written: number }>((resolve) => {
-    let written = 0;
-    let atResponse = Number.NaN;
-    let status: number | undefined;
-    const outgoing = request(url, {
-      method: "POST",
-      headers: {
-        accept: "application/json, text/event-stream",
-        "content-type": "application/json",
-        ...(declareLength ? { "content-length": String(HUNDRED_MB) } : {}),
-      },
-    });
-    outgoing.once("response", (incoming) => {
-      status = incoming.statusCode;
-      atResponse = written;
-      incoming.resume();
-    });
-    outgoing.once("error", () => {});
-    outgoing.once("close", () => resolve({ status, atResponse, written }));
-    const chunk = Buffer.alloc(64 * 1024, 0x20);
-    const pump = (): void => {
-      while (written < HUNDRED_MB && !outgoing.destroyed) {
-        written += chunk.length;
-        if (!outgoing.write(chunk)) {
-          outgoing.once("drain", pump);
-          return;
+  return new Promise<{ status: number | undefined; atResponse: number; written: number }>(
+    (resolve) => {
+      let written = 0;
+      let atResponse = Number.NaN;
+      let status: number | undefined;
+      const outgoing = request(url, {
+        method: "POST",
+        headers: {
+          accept: "application/json, text/event-stream",
+          "content-type": "application/json",
+          ...(declareLength ? { "content-length": String(HUNDRED_MB) } : {}),
+        },
+      });
+      outgoing.once("response", (incoming) => {
+        status = incoming.statusCode;
+        atResponse = written;
+        incoming.resume();
+      });
+      outgoing.once("error", () => {});
+      outgoing.once("close", () => resolve({ status, atResponse, written }));
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const pump = (): void => {
+        while (written < HUNDRED_MB && !outgoing.destroyed) {
+          written += chunk.length;
+          if (!outgoing.write(chunk)) {
+            outgoing.once("drain", pump);
+            return;
+          }
         }
-      }
-      outgoing.end();
-    };
-    pump();
-  });
+        outgoing.end();
+      };
+      pump();
+    },
+  );
 }
 
 describe("request bodies", () => {
@@ -188,10 +190,7 @@ describe("request bodies", () => {
 
   test("maxRequestBytes sets the bound: a call just over it is refused, one under it runs", async () => {
     const { server, counts } = await serve({ stateless: true, maxRequestBytes: 2_048 });
-    const padding = (size: number) => ({
-      ...toolCallBody(1, "work", { ms: 0 }),
-      pad: "x".repeat(size),
-    });
+    const padding = (size: number) => toolCallBody(1, "work", { ms: 0, pad: "x".repeat(size) });
     const over = await rawRequest(server.url, { body: padding(2_048) });
     expect(over.status).toBe(413);
     expect(counts.executions).toBe(0);
