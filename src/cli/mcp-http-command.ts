@@ -4,6 +4,7 @@
  */
 
 import type { ToolRegistry } from "../../course/src/index.ts";
+import { isLoopbackAddress } from "../mcp/http-guards.ts";
 import { CliError, oneLine } from "./cli-error.ts";
 import { type HttpAddress, type HttpFlags, readTokenFile } from "./http-flags.ts";
 import { loadMcpModule } from "./mcp-sdk.ts";
@@ -12,8 +13,16 @@ import { exitAfterFlush, signalExitCode } from "./process-exit.ts";
 
 const DEFAULT_GRACE_MS = 10_000;
 
-function isLoopback(host: string): boolean {
-  return host === "localhost" || host === "::1" || /^127\./.test(host);
+/**
+ * The warning for a server anyone on the network can reach and call: bound
+ * beyond loopback with no token. Undefined otherwise.
+ *
+ * @example
+ * exposureWarning("0.0.0.0", false); // "toolbound mcp: warning: listening on 0.0.0.0 without …"
+ */
+export function exposureWarning(host: string, hasToken: boolean): string | undefined {
+  if (hasToken || isLoopbackAddress(host)) return undefined;
+  return `toolbound mcp: warning: listening on ${host} without --token-file: anyone who can reach this port can run these Tools`;
 }
 
 /**
@@ -81,9 +90,6 @@ export async function runMcpHttpCommand(
   process.stderr.write(
     `toolbound mcp: serving ${count} from ${specifier} at ${server.url} (${mode}, ${auth})${describeOutputFlags(outputFlags)}\n`,
   );
-  if (token === undefined && !isLoopback(server.host)) {
-    process.stderr.write(
-      `toolbound mcp: warning: listening on ${server.host} without --token-file: anyone who can reach this port can run these Tools\n`,
-    );
-  }
+  const warning = exposureWarning(server.host, token !== undefined);
+  if (warning !== undefined) process.stderr.write(`${warning}\n`);
 }

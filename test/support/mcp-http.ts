@@ -66,6 +66,8 @@ export function rawRequest(
     const outgoing = request(
       url,
       {
+        // A fresh connection each time: a test sees exactly what a new client would.
+        agent: false,
         method: options.method ?? "POST",
         headers: {
           accept: "application/json, text/event-stream",
