@@ -27,7 +27,7 @@ import {
   toolName,
 } from "./mcp-client-options.ts";
 import { errorResultMessage, requestFailure, resultOutput } from "./mcp-client-results.ts";
-import { reportProgress } from "./request-notices.ts";
+import { progressReporter } from "./request-notices.ts";
 
 /**
  * What {@link fromMcpClient} resolves with: the Tools, and a way to list
@@ -101,25 +101,33 @@ async function listTools(client: Client, settings: ClientSettings): Promise<List
   return invalid(`the server's tools/list did not end within ${settings.maxTools + 1} pages`);
 }
 
-/** Relays a progress notification of the server's, when our own caller asked for progress. */
-function relayProgress(update: {
+type RemoteProgress = {
   progress: number;
   total?: number | undefined;
   message?: string | undefined;
-}): void {
-  const { progress, total, message } = update;
-  // Numbers the server sends are not trusted: only finite ones are passed on.
-  if (
-    !Number.isFinite(progress) ||
-    (total !== undefined && !(Number.isFinite(total) && total >= 0))
-  ) {
-    return;
-  }
-  void reportProgress({
-    progress,
-    ...(total === undefined ? {} : { total }),
-    ...(typeof message === "string" ? { message } : {}),
-  });
+};
+
+/**
+ * What to do with the server's progress notifications: relay them to our
+ * own MCP caller, when this call is one. Taken inside the call, since the
+ * SDK calls back later from its transport's async context.
+ */
+function progressRelay(): (update: RemoteProgress) => void {
+  const report = progressReporter();
+  return ({ progress, total, message }) => {
+    // Numbers the server sends are not trusted: only finite ones are passed on.
+    if (
+      !Number.isFinite(progress) ||
+      (total !== undefined && !(Number.isFinite(total) && total >= 0))
+    ) {
+      return;
+    }
+    void report?.({
+      progress,
+      ...(total === undefined ? {} : { total }),
+      ...(typeof message === "string" ? { message } : {}),
+    });
+  };
 }
 
 /** One of the server's Tools as a definition of ours. */
@@ -149,7 +157,7 @@ function defineMcpTool(
           signal,
           timeout: settings.timeoutMs,
           resetTimeoutOnProgress: true,
-          onprogress: relayProgress,
+          onprogress: progressRelay(),
         })) as CallToolResult;
       } catch (thrown) {
         // Cancelled by the run: the boundary answers with the run's reason, not a failure.

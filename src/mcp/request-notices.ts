@@ -117,7 +117,11 @@ async function deliver(
  * (MCP requires it to increase), or the client is gone. Never rejects. Throws
  * a TypeError for a non-finite `progress` or `total`, a negative `total`, or
  * a `message` that is not a string; a longer message is cut to
- * {@link MAX_NOTICE_CHARACTERS} code points.
+ * {@link MAX_NOTICE_CHARACTERS} code points. The call is found through the
+ * async context the Tool's `execute` runs in (what it awaits, timers and
+ * callbacks it sets up); a callback of an object made before the call (a
+ * shared connection's events) runs outside it: bind such a callback with
+ * `AsyncResource.bind` from `node:async_hooks` inside `execute`.
  *
  * @example
  * execute: async ({ files }, { signal }) => {
@@ -127,7 +131,29 @@ async function deliver(
  *   }
  * }
  */
-export async function reportProgress(update: McpProgressUpdate): Promise<boolean> {
+export function reportProgress(update: McpProgressUpdate): Promise<boolean> {
+  return progressTo(current.getStore(), update);
+}
+
+/**
+ * Internal to `toolbound/mcp`: a reporter bound to the MCP call running
+ * now, for a callback that the SDK or a stream will call later from another
+ * async context (where {@link reportProgress} would find no call).
+ * Undefined outside an MCP call.
+ *
+ * @example
+ * const relay = progressReporter(); // inside execute
+ * remote.on("progress", (update) => relay?.(update));
+ */
+export function progressReporter(): ((update: McpProgressUpdate) => Promise<boolean>) | undefined {
+  const notices = current.getStore();
+  return notices === undefined ? undefined : (update) => progressTo(notices, update);
+}
+
+async function progressTo(
+  notices: RequestNotices | undefined,
+  update: McpProgressUpdate,
+): Promise<boolean> {
   if (typeof update !== "object" || update === null) {
     throw new TypeError("reportProgress needs { progress, total?, message? }");
   }
@@ -138,7 +164,6 @@ export async function reportProgress(update: McpProgressUpdate): Promise<boolean
   if (message !== undefined && typeof message !== "string") {
     throw new TypeError("message must be a string");
   }
-  const notices = current.getStore();
   if (notices === undefined || !notices.open || notices.progressToken === undefined) return false;
   if (!(progress > notices.lastProgress)) return false;
   notices.lastProgress = progress;
@@ -160,7 +185,8 @@ export async function reportProgress(update: McpProgressUpdate): Promise<boolean
  * Resolves `true` when sent; `false` outside an MCP call, after the call has
  * finished, below the client's level, or when the client is gone. Never
  * rejects. Throws a TypeError for an unknown level or a non-string message; a
- * longer message is cut to {@link MAX_NOTICE_CHARACTERS} code points.
+ * longer message is cut to {@link MAX_NOTICE_CHARACTERS} code points. The
+ * call is found as {@link reportProgress} finds it.
  *
  * @example
  * await sendLogMessage("info", `fetched ${url}`);
