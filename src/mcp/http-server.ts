@@ -130,11 +130,16 @@ export async function serveToolRegistryHttp(
     (handler: McpCallHandler): McpCallHandler =>
     async (request, extra) => {
       callsInFlight += 1;
+      // One controller per call, unhooked in `finally` (AbortSignal.any would keep every call's
+      // signal reachable from the server-wide one for as long as the server runs).
+      const controller = new AbortController();
+      const abort = (): void =>
+        controller.abort(extra.signal.aborted ? extra.signal.reason : stopping.signal.reason);
+      extra.signal.addEventListener("abort", abort, { once: true });
+      stopping.signal.addEventListener("abort", abort, { once: true });
+      if (extra.signal.aborted || stopping.signal.aborted) abort();
       try {
-        return await handler(request, {
-          ...extra,
-          signal: AbortSignal.any([extra.signal, stopping.signal]),
-        });
+        return await handler(request, { ...extra, signal: controller.signal });
       } catch (thrown) {
         if (stopping.signal.aborted && !extra.signal.aborted) {
           throw new McpError(
@@ -144,6 +149,8 @@ export async function serveToolRegistryHttp(
         }
         throw thrown;
       } finally {
+        extra.signal.removeEventListener("abort", abort);
+        stopping.signal.removeEventListener("abort", abort);
         callsInFlight -= 1;
         wakeStop();
       }
