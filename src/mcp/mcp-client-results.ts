@@ -30,7 +30,7 @@ const label = (text: string, max = 200): string => cutText(oneLine(text), max, (
  * is, since this output carries text only.
  *
  * @example
- * contentText({ type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" }); // "[image: image/png, 7 bytes]"
+ * contentText({ type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" }); // "[image: image/png, 8 bytes]"
  */
 export function contentText(item: ContentItem): string {
   switch (item.type) {
