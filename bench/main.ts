@@ -4,7 +4,8 @@
  * `writeReport` for `--json` and `--json=<path>`); progress goes to stderr.
  * Scenario 5, the comparison with Pi, needs Node.js 22 and runs with
  * `npm run bench:pi`; scenarios 7 and 8, the AI SDK and OpenAI Agents, with
- * `npm run bench:frameworks`.
+ * `npm run bench:frameworks`; scenario 9, a durable call on Restate, with
+ * `npm run bench:durable`.
  */
 
 import { progress } from "./harness.ts";
@@ -50,6 +51,16 @@ rows.push(
     ratio: null,
     target: null,
     note: "The frameworks need Node.js 22; run `npm run bench:frameworks` for these rows.",
+  }),
+  compareRow({
+    id: "9",
+    scenario: 9,
+    title: "a durable Tool call on Restate against executeToolCall (information)",
+    figures: [],
+    ratioLabel: "per call, durable / in process",
+    ratio: null,
+    target: null,
+    note: "The Restate SDK needs Node.js 22 and a local restate-server; run `npm run bench:durable` for this row.",
   }),
 );
 

@@ -37,13 +37,14 @@ import type { CourseJsonValue, CourseToolCall } from "./protocol.js";
  *   larger arguments yield `TOOL_ARGUMENTS_INVALID` before validation runs.
  *   Default: no limit.
  * - `outputBudget`, `truncate`, `spill`, `maxSpillCharacters`,
- *   `onSpillError`: this call's output settings (see `OutputOptions`); they
+ *   `onSpillError`, `format`: this call's output settings (see `OutputOptions`); they
  *   override the Tool's and the registry's, field by field. Default: none
  *   (the course's budgets and marker, unless the Tool or registry set some).
  *
  * @example
  * await executeToolCall(registry, call, signal, { timeoutMs: 5_000, approve: (c) => c.name !== "rm" });
  * await executeToolCall(registry, call, signal, { outputBudget: { maxCharacters: 50_000 }, truncate: "tail" });
+ * await executeToolCall(registry, call, signal, { format: "text" });
  */
 export interface ToolCallOptions extends OutputOptions {
   readonly timeoutMs?: number | ((toolName: string) => number | undefined);

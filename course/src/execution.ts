@@ -4,6 +4,7 @@
  * the bounded serialization of the output. Settles exactly once.
  */
 
+import { type ContentSettings, type RenderedContent, renderToolContent } from "./content-render.js";
 import type { RegisteredCourseTool } from "./definitions.js";
 import { describeThrown, isRegisteredNonRecoverable } from "./errors.js";
 import {
@@ -17,12 +18,14 @@ import {
   stopTimer,
 } from "./intrinsics.js";
 import { followOutcome } from "./outcomes.js";
+import { PART_BUDGET_DEFAULTS } from "./output-budget.js";
 import type { OutputSettings } from "./output-settings.js";
 import { serializeConfigured } from "./output-spill.js";
 import type { CourseToolCall, CourseToolResultMessage } from "./protocol.js";
-import { type SerializedOutput, serializeToolOutput } from "./serializer.js";
+import { COURSE_LIMITS, type SerializedOutput, serializeToolOutput } from "./serializer.js";
 import { abortReason, isAborted, watchAbort } from "./signals.js";
-import { errorResultWithin, toolResultMessage } from "./tool-results.js";
+import { type BuiltPart, builtToolContent } from "./tool-content.js";
+import { contentResultMessage, errorResultWithin, toolResultMessage } from "./tool-results.js";
 
 /** Everything the effect phase needs, fixed when the call was prepared. */
 export interface ReadyCall {
@@ -39,6 +42,13 @@ export interface ReadyCall {
 }
 
 const noop = (): void => {};
+
+/** A `toolContent` value's settings when nothing is configured: the course's cap, the part defaults. */
+const COURSE_CONTENT_SETTINGS: ContentSettings = freeze({
+  limits: COURSE_LIMITS,
+  parts: PART_BUDGET_DEFAULTS,
+  spill: undefined,
+});
 
 /** Runs a validated call; calls `resolve` or `reject` exactly once. */
 export function runReadyCall(
@@ -63,7 +73,11 @@ export function runReadyCall(
     if (settle()) reject(reason);
   };
   const fail = (code: string, message: string): void => {
-    if (settle()) resolve(errorResultWithin(call, code, message, ready.output?.errorLimits));
+    if (settle()) {
+      resolve(
+        errorResultWithin(call, code, message, ready.output?.errorLimits, ready.output?.format),
+      );
+    }
   };
 
   const onFulfilled = (output: unknown): void => {
@@ -71,6 +85,9 @@ export function runReadyCall(
     // After resolution: an abort no listener has seen yet wins before the output is
     // inspected, so no Proxy prototype's trap and no spill hook runs for a cancelled call.
     if (isAborted(signal)) return cancel(abortReason(signal));
+    // A toolContent value, known by its brand (a WeakMap lookup that runs nothing of it).
+    const parts = builtToolContent(output);
+    if (parts !== undefined) return finishContent(parts);
     let serialized: SerializedOutput;
     try {
       const settings = ready.output;
@@ -89,6 +106,20 @@ export function runReadyCall(
     if (isAborted(signal)) return cancel(abortReason(signal));
     if (!serialized.ok) return fail("TOOL_OUTPUT_SERIALIZATION_FAILED", serialized.message);
     if (settle()) resolve(toolResultMessage(call, serialized.content, false));
+  };
+  const finishContent = (parts: readonly BuiltPart[]): void => {
+    let rendered: RenderedContent;
+    try {
+      rendered = renderToolContent(parts, ready.output ?? COURSE_CONTENT_SETTINGS, call);
+    } catch (thrown) {
+      // Only a defect can throw here (the spill hook's throws are reported, not thrown),
+      // or a registered fatal error a spill hook's serialization met.
+      if (isRegisteredNonRecoverable(thrown)) return cancel(thrown);
+      return fail("TOOL_OUTPUT_SERIALIZATION_FAILED", "Tool content could not be written");
+    }
+    // After the spill hook: an abort it raised wins.
+    if (isAborted(signal)) return cancel(abortReason(signal));
+    if (settle()) resolve(contentResultMessage(call, rendered.content, rendered.parts));
   };
   const onRejected = (thrown: unknown): void => {
     if (settled) return;
@@ -111,6 +142,7 @@ export function runReadyCall(
         `Tool "${call.name}" did not finish within ${ready.timeoutMs} ms and was asked to stop; ` +
           "it may still be running, and its effects are unknown",
         ready.output?.errorLimits,
+        ready.output?.format,
       ),
     );
   };

@@ -124,6 +124,33 @@ export const weakSetHas = uncurryThis(WeakSet.prototype.has) as <T extends WeakK
   value: unknown,
 ) => boolean;
 
+export const NativeUint8Array = Uint8Array;
+const TypedArrayPrototype = ReflectGetPrototypeOf(Uint8Array.prototype) as object;
+/** A typed array's length, read through the intrinsic getter (a subclass's own `length` never runs). */
+export const typedArrayLength = getterOf<Uint8Array, number>(TypedArrayPrototype, "length");
+/** Copies a typed array into another by internal slots: no species lookup, no getter, no trap. */
+export const typedArraySet = uncurryThis(
+  (TypedArrayPrototype as { set: (source: ArrayLike<number>, offset?: number) => void }).set,
+) as (target: Uint8Array, source: Uint8Array, offset?: number) => void;
+const NativeTextDecoder = TextDecoder;
+const textDecode = uncurryThis(TextDecoder.prototype.decode) as (
+  decoder: TextDecoder,
+  input: Uint8Array,
+) => string;
+const asciiDecoder = new NativeTextDecoder("utf-8");
+const strictUtf8Decoder = new NativeTextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+/** Bytes that hold only ASCII as a string, by the native decoder (one call, no per-byte concatenation). */
+export const asciiText = (bytes: Uint8Array): string => textDecode(asciiDecoder, bytes);
+/** Whether `bytes` are well-formed UTF-8 (the fatal native decoder throws otherwise). */
+export function isWellFormedUtf8(bytes: Uint8Array): boolean {
+  try {
+    textDecode(strictUtf8Decoder, bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export const stringCharCodeAt = uncurryThis(String.prototype.charCodeAt);
 export const stringSlice = uncurryThis(String.prototype.slice);
 export const stringTrim = uncurryThis(String.prototype.trim);
@@ -199,6 +226,7 @@ interface UtilTypes {
   isPromise(value: unknown): boolean;
   isNativeError(value: unknown): boolean;
   isArrayBufferView(value: unknown): boolean;
+  isUint8Array(value: unknown): boolean;
   isAnyArrayBuffer(value: unknown): boolean;
   isModuleNamespaceObject(value: unknown): boolean;
   isGeneratorObject(value: unknown): boolean;
@@ -242,6 +270,8 @@ const bind = (name: keyof UtilTypes): ((value: unknown) => boolean) => {
 export const isProxy = bind("isProxy");
 export const isNativePromise = bind("isPromise");
 export const isNativeError = bind("isNativeError");
+/** True for a Uint8Array (a Buffer too) by its internal slot; false for a Proxy of one, without a trap. */
+export const isUint8Array = bind("isUint8Array");
 
 const exoticKinds: ReadonlyArray<readonly [(value: unknown) => boolean, string]> = [
   [bind("isDate"), "Date objects"],

@@ -19,6 +19,7 @@ import {
 } from "./intrinsics.js";
 import { observe } from "./outcomes.js";
 import { draftOutput } from "./output-draft.js";
+import type { OutputFormat } from "./output-format.js";
 import type { OutputSettings, OutputSpillInfo, SpillSettings } from "./output-settings.js";
 import type { OutputLimitName } from "./output-walk.js";
 import type { CourseToolCall } from "./protocol.js";
@@ -90,22 +91,23 @@ function referenceProblem(reference: string): string | undefined {
 }
 
 /**
- * Serializes the full output under the spill budget and hands it to the hook.
- * Returns the reference the marker names, or undefined. Only a registered
- * NonRecoverableToolError thrown while serializing (by a Proxy prototype's
- * trap) escapes, as it would from the content's own serialization.
+ * Serializes the full output under the spill budget, in `format`, and hands
+ * it to the hook. Returns the reference the marker names, or undefined. Only
+ * a registered NonRecoverableToolError thrown while serializing (by a Proxy
+ * prototype's trap) escapes, as it would from the content's own serialization.
  */
-function spillFullOutput(
+export function spillFullOutput(
   output: unknown,
   spill: SpillSettings,
   call: CourseToolCall,
   limit: OutputLimitName,
+  format: OutputFormat,
 ): string | undefined {
   let text: string;
   let truncated: boolean;
   const base = { toolCallId: call.id, toolName: call.name, limit };
   try {
-    const draft = draftOutput(output, spill.limits, "head");
+    const draft = draftOutput(output, spill.limits, "head", format);
     if (draft.kind === "refused") {
       // Reached only past the content's cut: something there cannot be written.
       report(
@@ -157,11 +159,13 @@ export function serializeConfigured(
   settings: OutputSettings,
   call: CourseToolCall,
 ): SerializedOutput {
-  const draft = draftOutput(output, settings.limits, settings.truncate);
+  const draft = draftOutput(output, settings.limits, settings.truncate, settings.format);
   if (draft.kind === "refused") return { ok: false, message: draft.message };
   if (draft.kind === "whole") return { ok: true, content: draft.content, truncated: false };
   const spill = settings.spill;
   const reference =
-    spill === undefined ? undefined : spillFullOutput(output, spill, call, draft.limit);
+    spill === undefined
+      ? undefined
+      : spillFullOutput(output, spill, call, draft.limit, settings.format);
   return { ok: true, content: draft.finish(reference), truncated: true };
 }

@@ -23,12 +23,14 @@ import {
   NativeTypeError,
 } from "./intrinsics.js";
 import { refuseRegistryOption } from "./output-budget.js";
+import type { OutputFormat } from "./output-format.js";
 import { type OutputLevel, type OutputOptions, readOutputLevel } from "./output-settings.js";
 import { type OwnField, readOwnField } from "./own-fields.js";
 
 let lookup: (registry: ToolRegistry, name: string) => RegisteredCourseTool | undefined;
 let outputOf: (registry: ToolRegistry) => OutputLevel | undefined;
 let brandCheck: (value: unknown) => boolean;
+let setOutput: (registry: ToolRegistry, level: OutputLevel) => void;
 
 /**
  * Options of a registry: output settings for every call of its Tools (see
@@ -96,6 +98,9 @@ export class ToolRegistry {
     lookup = (registry, name) => mapGet(registry.#tools, name);
     outputOf = (registry) => registry.#output;
     brandCheck = (value) => typeof value === "object" && value !== null && #tools in value;
+    setOutput = (registry, level) => {
+      registry.#output = level;
+    };
   }
 
   /**
@@ -202,6 +207,31 @@ export function isToolRegistry(value: unknown): value is ToolRegistry {
 /** The Tool registered under `name` in `registry`, read from its private map. */
 export function lookupTool(registry: ToolRegistry, name: string): RegisteredCourseTool | undefined {
   return lookup(registry, name);
+}
+
+/**
+ * A snapshot of `registry` whose own output settings give `format` when they
+ * set none: the default of a surface that hands the model text (a Tool's
+ * definition and a call's options still win, field by field, as does a
+ * format the registry's options set).
+ */
+export function snapshotWithFormat(registry: ToolRegistry, format: OutputFormat): ToolRegistry {
+  const copy = registry.snapshot();
+  const own = outputOf(registry);
+  if (own?.format !== undefined) return copy;
+  const level: OutputLevel =
+    own === undefined
+      ? freeze({
+          outputBudget: undefined,
+          truncate: undefined,
+          spill: undefined,
+          maxSpillCharacters: undefined,
+          onSpillError: undefined,
+          format,
+        })
+      : freeze({ ...own, format });
+  setOutput(copy, level);
+  return copy;
 }
 
 /** The output settings `registry` was constructed with, if any. */

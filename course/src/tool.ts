@@ -213,7 +213,7 @@ function prepareCall(
   // Error results obey the call's output budget too; an unknown Tool has no level of its own.
   const output = resolveOutputSettings(settings.output, tool, registryOutput(registry));
   const toolErrorResult = (code: ToolResultErrorCode, message: string) =>
-    errorResultWithin(call, code, message, output?.errorLimits);
+    errorResultWithin(call, code, message, output?.errorLimits, output?.format);
   if (tool === undefined) {
     const result = toolErrorResult("TOOL_NOT_FOUND", `Unknown Tool "${call.name}"`);
     return decided(call, result);

@@ -27,19 +27,23 @@ Examples:
   $ toolbound call ./dist/examples/tools.js '{"name":"add","arguments":{"left":20,"right":22}}'
   $ printf '%s\\n' '{"name":"add","arguments":{"left":1,"right":2}}' | toolbound call ./dist/examples/tools.js
 
-Each result message is printed as one JSON line, isError results included.
+Each result message is printed as one JSON line, isError results included; a
+string result's content is its own text (--format json for the course's JSON
+text), and a Tool's images, audio and files appear as the line's "parts".
 Ctrl-C cancels the call in flight and exits with code 130.
 
---max-output-characters and --truncate apply to every call and win over the
-tools module's own settings for the same field; a cut says what was cut:
+--max-output-characters, --truncate and --format apply to every call and win
+over the tools module's own settings for the same field; a cut says what was cut:
   $ toolbound call ./dist/examples/tools.js --max-output-characters 50000 --truncate tail \\
       '{"name":"repeat","arguments":{"text":"log line ","times":10000}}'`;
 
 const MCP_HELP = `
 An MCP host starts it as: command "npx", args ["toolbound", "mcp", "/absolute/path/to/tools.js"],
 adding for example "--max-output-characters", "50000" to let longer results through.
---max-output-characters and --truncate apply to every tools/call and win over the
-tools module's own settings for the same field.
+--max-output-characters, --truncate and --format apply to every tools/call and win
+over the tools module's own settings for the same field. Results are text by default
+(--format json for the course's JSON text); images, audio and files are sent as MCP
+image, audio and resource content.
 Standard output carries the protocol only; logs go to standard error.
 
 Over Streamable HTTP (the endpoint is /mcp):

@@ -11,6 +11,7 @@ const ENTRY_EXPORTS = [
   "callRegistryTool",
   "createMcpToolServer",
   "fromMcpClient",
+  "partUri",
   "reportProgress",
   "sendLogMessage",
   "serveToolRegistry",

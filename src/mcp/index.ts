@@ -8,10 +8,11 @@
 export type {
   McpCallContext,
   McpCallSettings,
+  McpContentItem,
   McpToolCallParams,
   McpToolCallResult,
 } from "./call-tool.ts";
-export { callRegistryTool, toMcpResult } from "./call-tool.ts";
+export { callRegistryTool, partUri, toMcpResult } from "./call-tool.ts";
 export type { McpClientTools } from "./from-mcp-client.ts";
 export { fromMcpClient } from "./from-mcp-client.ts";
 export type { McpHttpOptions } from "./http-options.ts";

@@ -18,7 +18,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { type ToolCallOptions, ToolRegistry } from "../../course/src/index.ts";
-import { readCallOptions } from "../../course/src/internal.ts";
+import { readCallOptions, snapshotWithFormat } from "../../course/src/internal.ts";
 import { toProviderTools } from "../schema/index.ts";
 import { callRegistryTool, type McpCallSettings, type McpToolCallResult } from "./call-tool.ts";
 import { withRequestNotices } from "./request-notices.ts";
@@ -33,7 +33,11 @@ import { withRequestNotices } from "./request-notices.ts";
  *   (`outputBudget`, `truncate`, `spill`, `maxSpillCharacters`,
  *   `onSpillError`), which win over the registry's options and each Tool's
  *   own fields, field by field. Checked once, when the server is created.
- *   Default: none (the registry's and the Tools' own settings apply).
+ *   Default: none (the registry's and the Tools' own settings apply). The
+ *   output `format` defaults to `"text"` here (a string result reaches the
+ *   client as its own text, structured output as standard JSON) unless the
+ *   registry's options or a Tool's definition set one; `callOptions: {
+ *   format: "json" }` asks for the course's JSON text.
  * - `log`: where a protocol-level failure (a NonRecoverableToolError) is
  *   reported, one line each. Default: standard error, never standard output,
  *   which a stdio transport owns.
@@ -60,11 +64,14 @@ const writeToStderr = (line: string): void => {
  * schema); `tools/call` runs `executeToolCall` with the request's own abort
  * signal and `options.callOptions` (see `callRegistryTool` for how each
  * outcome is answered); the registry's own options (output settings) are
- * kept by the snapshot and apply too. The text of each result is the call's
- * result `content`, as bounded by those settings. The server also declares
- * `logging`: a Tool may send progress and log lines to the calling client
- * with `reportProgress` and `sendLogMessage`, and `logging/setLevel` sets the
- * least severe level sent to that client. Throws a TypeError when
+ * kept by the snapshot and apply too, with `format: "text"` as the default.
+ * The text of each result is the call's result `content`, as bounded by those
+ * settings; a Tool's `toolContent` reaches the client as one content item per
+ * part (`text`, `image`, `audio`, and a `resource` with a base64 `blob` for a
+ * file). The server also declares `logging`: a Tool may send progress and log
+ * lines to the calling client with `reportProgress` and `sendLogMessage`, and
+ * `logging/setLevel` sets the least severe level sent to that client. Throws a
+ * TypeError when
  * `registry` is not a ToolRegistry; the ToolContractError INVALID_TOOL_CALL
  * of an invalid `callOptions` (naming the field and its rule), which would
  * otherwise fail every call; and the SchemaToolError of
@@ -115,7 +122,8 @@ export function prepareMcpToolServer(
   }
   // A host's mistake is found now, not as an internal error on every tools/call.
   readCallOptions(options.callOptions);
-  const tools = registry.snapshot();
+  // A string result reaches an MCP client as text, unless the registry or a Tool says otherwise.
+  const tools = snapshotWithFormat(registry, "text");
   // Listed once, up front: a name or schema MCP cannot carry fails here, not on a client's first request.
   const listed = toProviderTools(tools, "mcp") as ListToolsResult["tools"];
   const settings: McpCallSettings = {

@@ -14,6 +14,15 @@ export {
   PROVIDER_ARGUMENTS_MAX_CHARACTERS,
   PROVIDER_ARGUMENTS_MAX_DEPTH,
 } from "./argument-parser.ts";
+export type {
+  AnthropicDocumentBlock,
+  AnthropicImageBlock,
+  AnthropicTextBlock,
+  AnthropicToolResultContent,
+  GeminiFunctionResponseBlob,
+  OpenAIChatAttachmentPart,
+  OpenAIResponsesOutputItem,
+} from "./part-items.ts";
 export type { ReadToolCallsOptions } from "./read-tool-calls.ts";
 export { readToolCalls } from "./read-tool-calls.ts";
 export type { RoundTripFormat } from "./round-trip-formats.ts";
@@ -23,6 +32,7 @@ export type {
   GeminiFunctionResponseBody,
   GeminiFunctionResponsePart,
   GeminiToolResultContent,
+  OpenAIChatAttachmentMessage,
   OpenAIChatToolMessage,
   OpenAIResponsesFunctionCallOutput,
   ToolResultMessageShapes,

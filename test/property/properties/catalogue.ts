@@ -17,6 +17,11 @@ import {
 } from "./budget-properties.ts";
 import { cancellationWinsEverywhere } from "./cancellation-properties.ts";
 import {
+  textFormatStructuredIsStandardJson,
+  textFormatWritesStringsAsThemselves,
+  toolContentStaysWithinItsBudgets,
+} from "./format-properties.ts";
+import {
   approvalGateDecidesBeforeEffects,
   argumentBudgetMatchesCompactJson,
   deadlineStopsOnlyOverstayingTools,
@@ -69,6 +74,24 @@ export const PROPERTIES: readonly CataloguedProperty[] = [
   {
     name: "budgeted-call-spills-only-what-was-cut",
     build: budgetedCallSpillsOnlyWhatWasCut,
+    testRuns: 300,
+    fuzzWeight: 1,
+  },
+  {
+    name: "text-format-writes-strings-as-themselves",
+    build: textFormatWritesStringsAsThemselves,
+    testRuns: 800,
+    fuzzWeight: 2,
+  },
+  {
+    name: "text-format-structured-is-standard-json",
+    build: textFormatStructuredIsStandardJson,
+    testRuns: 800,
+    fuzzWeight: 2,
+  },
+  {
+    name: "tool-content-stays-within-its-budgets",
+    build: toolContentStaysWithinItsBudgets,
     testRuns: 300,
     fuzzWeight: 1,
   },
