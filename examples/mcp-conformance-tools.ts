@@ -6,8 +6,9 @@
  */
 
 import type { CourseToolValidation } from "../course/src/index.ts";
-import { defineTool } from "../course/src/index.ts";
+import { defineTool, toolContent } from "../course/src/index.ts";
 import { reportProgress, sendLogMessage } from "../src/mcp/index.ts";
+import { onePixelPng, silentWav } from "./tiny-media.ts";
 
 const NO_ARGUMENTS = { type: "object", properties: {}, additionalProperties: false } as const;
 
@@ -45,6 +46,60 @@ export const simpleText = defineTool({
   parameters: NO_ARGUMENTS,
   validate: noArguments,
   execute: async () => "This is a simple text response for testing.",
+});
+
+/** `test_image_content` (scenario tools-call-image): a 1x1 red PNG. */
+export const imageContent = defineTool({
+  name: "test_image_content",
+  description: "Return a one-pixel PNG image.",
+  parameters: NO_ARGUMENTS,
+  validate: noArguments,
+  execute: async () => toolContent([{ type: "image", data: onePixelPng(), mimeType: "image/png" }]),
+});
+
+/** `test_audio_content` (scenario tools-call-audio): a tenth of a second of silence as WAV. */
+export const audioContent = defineTool({
+  name: "test_audio_content",
+  description: "Return a short silent WAV clip.",
+  parameters: NO_ARGUMENTS,
+  validate: noArguments,
+  execute: async () => toolContent([{ type: "audio", data: silentWav(), mimeType: "audio/wav" }]),
+});
+
+/** `test_embedded_resource` (scenario tools-call-embedded-resource): a plain-text file part. */
+export const embeddedResource = defineTool({
+  name: "test_embedded_resource",
+  description: "Return a plain-text file as an embedded resource.",
+  parameters: NO_ARGUMENTS,
+  validate: noArguments,
+  execute: async () =>
+    toolContent([
+      {
+        type: "file",
+        data: new TextEncoder().encode("This is an embedded resource content."),
+        mimeType: "text/plain",
+        name: "embedded-resource.txt",
+      },
+    ]),
+});
+
+/** `test_multiple_content_types` (scenario tools-call-mixed-content): text, an image and a file. */
+export const multipleContentTypes = defineTool({
+  name: "test_multiple_content_types",
+  description: "Return text, an image and a file together.",
+  parameters: NO_ARGUMENTS,
+  validate: noArguments,
+  execute: async () =>
+    toolContent([
+      { type: "text", text: "Multiple content types test:" },
+      { type: "image", data: onePixelPng(0, 0, 255), mimeType: "image/png" },
+      {
+        type: "file",
+        data: new TextEncoder().encode(JSON.stringify({ test: "data", value: 123 })),
+        mimeType: "text/plain",
+        name: "mixed-content.json",
+      },
+    ]),
 });
 
 /** `test_error_handling` (scenario tools-call-error): always fails, so the result is an error. */
@@ -142,4 +197,14 @@ export const jsonSchema202012 = defineTool({
   execute: async (person) => ({ received: person }),
 });
 
-export default [simpleText, errorHandling, withProgress, withLogging, jsonSchema202012];
+export default [
+  simpleText,
+  imageContent,
+  audioContent,
+  embeddedResource,
+  multipleContentTypes,
+  errorHandling,
+  withProgress,
+  withLogging,
+  jsonSchema202012,
+];
