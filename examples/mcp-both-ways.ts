@@ -32,7 +32,7 @@ const result = await executeToolCall(
   { type: "toolCall", id: "call-1", name: "remote_add", arguments: { left: 20, right: 22 } },
   new AbortController().signal,
 );
-console.log(result.content); // "{\"sum\":42}": the remote server's text, as our boundary writes it
+console.log(result.content); // {"sum":42}: the remote server's text, as it wrote it
 
 await client.close();
 await server.close();

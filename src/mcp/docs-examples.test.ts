@@ -50,7 +50,7 @@ test("the opening example runs: the example Tools served over HTTP, and taken ba
       "remote_sleep",
     ]);
     expect(example.result.isError).toBe(false);
-    expect(JSON.parse(example.result.content)).toBe('{"sum":42}');
+    expect(example.result.content).toBe('{"sum":42}');
     expect(log).toHaveBeenCalledWith(example.result.content);
   } finally {
     log.mockRestore();

@@ -14,6 +14,7 @@ import {
   ToolRegistry,
   type ToolRegistryOptions,
 } from "../../course/src/index.ts";
+import { onePixelPng, silentWav } from "../../examples/tiny-media.ts";
 import {
   type CallExtra,
   type ListedTool,
@@ -52,22 +53,16 @@ describe("results", () => {
       ],
     }));
     const result = await run((await fromMcpClient(client)).tools);
-    expect(result.isError).toBe(false);
-    expect(JSON.parse(result.content)).toBe("first\nsecond");
+    expect(result).toMatchObject({ isError: false, content: "first\nsecond" });
+    expect(result.parts).toBeUndefined();
   });
 
-  test("images, audio, resources and resource links each leave a line saying what they were", async () => {
+  test("embedded text resources and resource links arrive as text lines", async () => {
     const { client } = await scripted([tool], async () => ({
       content: [
-        { type: "image", data: "iVBORw0KGgoAAAANSUhEUg==", mimeType: "image/png" },
-        { type: "audio", data: "UklGRiQAAABXQVZF", mimeType: "audio/wav" },
         {
           type: "resource",
           resource: { uri: "file:///notes.txt", mimeType: "text/plain", text: "hello" },
-        },
-        {
-          type: "resource",
-          resource: { uri: "file:///a.pdf", mimeType: "application/pdf", blob: "JVBERi0x" },
         },
         {
           type: "resource_link",
@@ -79,16 +74,81 @@ describe("results", () => {
       ],
     }));
     const result = await run((await fromMcpClient(client)).tools);
-    expect(JSON.parse(result.content)).toBe(
+    expect(result.parts).toBeUndefined();
+    expect(result.content).toBe(
       [
-        "[image: image/png, 16 bytes]",
-        "[audio: audio/wav, 12 bytes]",
         "[resource file:///notes.txt, text/plain]",
         "hello",
-        "[resource file:///a.pdf, application/pdf, 6 bytes]",
         "[resource link big.log <file:///big.log>, text/plain: The build log]",
       ].join("\n"),
     );
+  });
+
+  test("images, audio and binary resources arrive as parts the boundary checked; what fails leaves a line saying why", async () => {
+    const png = Buffer.from(onePixelPng()).toString("base64");
+    const wav = Buffer.from(silentWav()).toString("base64");
+    const pdf = Buffer.from("%PDF-1.7\n%%EOF\n").toString("base64");
+    const gif = Buffer.from("GIF89a\u0001\u0000\u0001\u0000").toString("base64");
+    const { client } = await scripted([tool], async () => ({
+      content: [
+        { type: "text", text: "Here is the report:" },
+        { type: "image", data: png, mimeType: "image/png" },
+        { type: "audio", data: wav, mimeType: "audio/wav" },
+        {
+          type: "resource",
+          resource: { uri: "file:///out/report.pdf", mimeType: "application/pdf", blob: pdf },
+        },
+        // The server says PNG; the bytes are a GIF.
+        { type: "image", data: gif, mimeType: "image/png" },
+        {
+          type: "resource",
+          resource: { uri: "file:///out/a.gz", mimeType: "application/gzip", blob: "H4sIAAAAAAAA" },
+        },
+      ],
+    }));
+    const result = await run((await fromMcpClient(client)).tools);
+    expect(result.isError).toBe(false);
+    expect(result.content.split("\n")).toEqual([
+      "Here is the report:",
+      `[image: image/png, ${onePixelPng().length} bytes]`,
+      `[audio: audio/wav, ${silentWav().length} bytes]`,
+      "[file: report.pdf, application/pdf, 15 bytes]",
+      expect.stringMatching(
+        /^\[image omitted: declared image\/png, but the bytes are image\/gif\]$/,
+      ),
+      expect.stringMatching(/^\[file omitted: .*application\/gzip.* not a supported file type\]$/),
+    ]);
+    expect(result.parts?.map((part) => part.type)).toEqual([
+      "text",
+      "image",
+      "audio",
+      "file",
+      "text",
+      "text",
+    ]);
+    expect(result.parts?.[1]).toEqual({ type: "image", data: png, mimeType: "image/png" });
+    expect(result.parts?.[3]).toEqual({
+      type: "file",
+      data: pdf,
+      mimeType: "application/pdf",
+      name: "report.pdf",
+    });
+  });
+
+  test("the registry's part budget applies: an image over maxPartBytes is a line, not a part", async () => {
+    const png = Buffer.from(onePixelPng()).toString("base64");
+    const { client } = await scripted([tool], async () => ({
+      content: [{ type: "image", data: png, mimeType: "image/png" }],
+    }));
+    const result = await run(
+      (await fromMcpClient(client)).tools,
+      {},
+      {
+        registry: { outputBudget: { maxPartBytes: 10 } },
+      },
+    );
+    expect(result.parts).toBeUndefined();
+    expect(result.content).toMatch(/^\[image omitted: \d+ bytes, over the 10-byte part limit\]$/);
   });
 
   test("structured content alone is the output, serialized as JSON", async () => {

@@ -65,7 +65,9 @@ async function call(tools: readonly AnyCourseTool[], name: string) {
     { type: "toolCall", id: "c1", name, arguments: {} },
     new AbortController().signal,
   );
-  return { isError: result.isError, output: JSON.parse(result.content) as unknown };
+  // Errors are JSON; a success is the server's text, as it is.
+  const output: unknown = result.isError ? JSON.parse(result.content) : result.content;
+  return { isError: result.isError, output };
 }
 
 test("a server process that dies mid-call is TOOL_EXECUTION_FAILED, and so is every later call", {

@@ -293,6 +293,7 @@ describe("bad input from the host", () => {
     ["exclude", { exclude: [1] }],
     ["maxDescriptionCharacters", { maxDescriptionCharacters: 10 }],
     ["timeoutMs", { timeoutMs: 0 }],
+    ["format", { format: "yaml" }],
     ["onToolsChanged", { onToolsChanged: "refresh" }],
   ])("a bad %s is a TypeError naming it, and nothing is listed", async (option, options) => {
     const { client } = await scripted([tool("echo")]);

@@ -144,6 +144,7 @@ function defineMcpTool(
     name,
     description: describeTool(tool, serverName, settings.maxDescriptionCharacters),
     parameters: tool.inputSchema as CourseJsonObject,
+    format: settings.format,
     validate: (input) => {
       const error = check(input);
       return error === undefined
@@ -216,11 +217,14 @@ async function defineAll(client: Client, settings: ClientSettings): Promise<AnyC
  *   `notifications/cancelled`) and `timeoutMs`, asking for progress: a call
  *   that keeps reporting progress is not timed out, and the progress is
  *   relayed when our own MCP caller asked for it (`reportProgress`);
- * - returns the result's content as text: text items as they are, embedded
- *   text resources with a line naming them, and one line for each image,
- *   audio, binary resource or resource link; with no content but
- *   `structuredContent`, that object. The registry's output budgets and
- *   spill hook bound it like any Tool's output;
+ * - returns the result's content: text items as they are, embedded text
+ *   resources with a line naming them, resource links as one line each;
+ *   images, audio and binary resources as parts (`toolContent`), each checked
+ *   by the boundary (MIME type, signature, part budgets) or replaced by a
+ *   line saying why; with no content but `structuredContent`, that object.
+ *   The registry's output budgets and spill hook bound it like any Tool's
+ *   output, and the definitions' `format` is `"text"` unless `format` says
+ *   otherwise;
  * - fails (`TOOL_EXECUTION_FAILED`, message at most 1,000 code points) on an
  *   `isError` result (with the server's text), a timeout, a closed
  *   connection or crashed server, an error response and a malformed result.

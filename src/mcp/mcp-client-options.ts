@@ -4,6 +4,7 @@
  * a description or a schema may be.
  */
 
+import type { OutputFormat } from "../../course/src/index.ts";
 import { cutText } from "./bounded-text.ts";
 
 /** Names to take or leave: a list of the server's Tool names, or a predicate on them. */
@@ -26,6 +27,10 @@ export type McpToolFilter = readonly string[] | ((name: string) => boolean);
  *   listing stops after as many pages. 1 to 10,000; default 1,000.
  * - `timeoutMs`: how long one `tools/call` may wait without an answer or a
  *   progress notification. 1 to 86,400,000; default 60,000 (the SDK's).
+ * - `format`: the definitions' output format. Default `"text"`: the
+ *   server's text reaches the model as its own text, not as a JSON string
+ *   (a call's own `format` still wins; the definition's wins over the
+ *   registry's).
  * - `onToolsChanged`: called when the server announces
  *   `notifications/tools/list_changed` (it replaces any handler the client
  *   had for it); call `refresh()` then. Default none.
@@ -41,6 +46,7 @@ export interface FromMcpClientOptions {
   readonly maxSchemaCharacters?: number;
   readonly maxTools?: number;
   readonly timeoutMs?: number;
+  readonly format?: OutputFormat;
   readonly onToolsChanged?: () => void;
 }
 
@@ -52,6 +58,7 @@ export interface ClientSettings {
   readonly maxSchemaCharacters: number;
   readonly maxTools: number;
   readonly timeoutMs: number;
+  readonly format: OutputFormat;
   readonly onToolsChanged: (() => void) | undefined;
 }
 
@@ -96,6 +103,10 @@ export function clientSettings(options: FromMcpClientOptions): ClientSettings {
   }
   const include = filterOf(options.include, "include");
   const exclude = filterOf(options.exclude, "exclude");
+  const format = options.format ?? "text";
+  if (format !== "text" && format !== "json") {
+    throw new TypeError('fromMcpClient: format must be "text" or "json"');
+  }
   const onToolsChanged = options.onToolsChanged;
   if (onToolsChanged !== undefined && typeof onToolsChanged !== "function") {
     throw new TypeError("fromMcpClient: onToolsChanged must be a function");
@@ -117,6 +128,7 @@ export function clientSettings(options: FromMcpClientOptions): ClientSettings {
     ),
     maxTools: wholeNumber(options.maxTools ?? 1_000, "maxTools", 1, 10_000),
     timeoutMs: wholeNumber(options.timeoutMs ?? 60_000, "timeoutMs", 1, 86_400_000),
+    format,
     onToolsChanged,
   };
 }

@@ -1,12 +1,20 @@
 /**
  * What another MCP server answers, as the output of one of our Tools: text
- * content as text, every other content item as one line that says what it
- * was (never dropped silently), `isError` results as the Tool's failure, and
- * each way the request itself can fail as one bounded message.
+ * as text; images, audio and binary resources as parts (`toolContent`), which
+ * the boundary checks and bounds like any Tool's; embedded text resources and
+ * resource links as text lines that say what they were (never dropped
+ * silently); `isError` results as the Tool's failure; and each way the
+ * request itself can fail as one bounded message.
  */
 
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import {
+  TOOL_CONTENT_MAX_NAME_CHARACTERS,
+  TOOL_CONTENT_MAX_PARTS,
+  type ToolContentPart,
+  toolContent,
+} from "../../course/src/index.ts";
 import { cutText, oneLine } from "./bounded-text.ts";
 
 /** The longest failure message a Tool throws about a request, in code points. */
@@ -27,7 +35,7 @@ const label = (text: string, max = 200): string => cutText(oneLine(text), max, (
  * One content item as text: a text item is its text; an embedded text
  * resource is a line naming it, then its text; anything else (an image,
  * audio, a binary resource, a resource link) is one line that says what it
- * is, since this output carries text only.
+ * is: how a resource link always reads, and how bytes read in an error.
  *
  * @example
  * contentText({ type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" }); // "[image: image/png, 8 bytes]"
@@ -58,19 +66,70 @@ export function contentText(item: ContentItem): string {
   }
 }
 
+/** Whether an item carries bytes: an image, audio, or an embedded resource with a blob. */
+function isBinary(item: ContentItem): boolean {
+  if (item.type === "image" || item.type === "audio") return true;
+  return item.type === "resource" && "blob" in item.resource;
+}
+
+// A file name the boundary can show: the last segment of a resource's URI, when it is plain.
+const PLAIN_NAME = new RegExp(`^[A-Za-z0-9._-]{1,${TOOL_CONTENT_MAX_NAME_CHARACTERS}}$`);
+
+function fileName(uri: string): string | undefined {
+  const last = uri
+    .split(/[/?#]/)
+    .filter((segment) => segment !== "")
+    .at(-1);
+  return last !== undefined && PLAIN_NAME.test(last) ? last : undefined;
+}
+
+/** One content item as a part: bytes as they came (the boundary checks them), anything else as text. */
+function toPart(item: ContentItem): ToolContentPart {
+  if (item.type === "image" || item.type === "audio") {
+    return { type: item.type, data: item.data, mimeType: item.mimeType };
+  }
+  if (
+    item.type === "resource" &&
+    "blob" in item.resource &&
+    typeof item.resource.blob === "string"
+  ) {
+    const { uri, mimeType, blob } = item.resource;
+    const name = fileName(uri);
+    return {
+      type: "file",
+      data: blob,
+      mimeType: mimeType ?? "application/octet-stream",
+      ...(name === undefined ? {} : { name }),
+    };
+  }
+  return { type: "text", text: contentText(item) };
+}
+
 /**
- * The output of a successful result: its content items as text, one after
- * another on their own lines; with no content but `structuredContent`, that
- * object (which the boundary serializes and bounds like any output).
+ * The output of a successful result. Text only (text items, embedded text
+ * resources, resource links): their text, one item per line. With an image,
+ * audio or a binary resource: a `toolContent` of one part per item, in order
+ * (a binary resource is a file part named after its URI's last segment); the
+ * boundary checks each part's bytes and MIME type and keeps it within the
+ * part budgets, or puts a line in its place that says why. Items past what
+ * `toolContent` takes are one line saying how many. With no content but
+ * `structuredContent`: that object, serialized and bounded like any output.
  *
  * @example
  * resultOutput({ content: [{ type: "text", text: "hello" }] }); // "hello"
  */
 export function resultOutput(result: CallToolResult): unknown {
-  if (result.content.length === 0 && result.structuredContent !== undefined) {
+  const { content } = result;
+  if (content.length === 0 && result.structuredContent !== undefined) {
     return result.structuredContent;
   }
-  return result.content.map(contentText).join("\n");
+  if (!content.some(isBinary)) return content.map(contentText).join("\n");
+  const room = TOOL_CONTENT_MAX_PARTS - 1;
+  const parts = content.slice(0, room).map(toPart);
+  if (content.length > room) {
+    parts.push({ type: "text", text: `[${content.length - room} more content items omitted]` });
+  }
+  return toolContent(parts);
 }
 
 /**

@@ -37,8 +37,9 @@ async function call(registry: ToolRegistry, name: string, args: CourseJsonObject
   );
   return {
     isError: result.isError,
-    // A result cut to the budget is not JSON: read only what a test asks for.
-    output: () => JSON.parse(result.content) as unknown,
+    parts: result.parts,
+    // An error result is JSON; a success is the server's text, as it is.
+    output: () => (result.isError ? (JSON.parse(result.content) as unknown) : result.content),
     content: result.content,
   };
 }
@@ -79,11 +80,13 @@ describe("server-everything through fromMcpClient", () => {
     expect(toolCalls(sent).length).toBe(before);
   });
 
-  test("its tiny image leaves a line saying what it was", async () => {
+  test("its tiny image arrives as an image part, after its text", async () => {
     const { registry } = await everything();
-    const { isError, output } = await call(registry, "everything_get-tiny-image");
+    const { isError, output, parts } = await call(registry, "everything_get-tiny-image");
     expect(isError).toBe(false);
     expect(output()).toMatch(/^Here's the image you requested:\n\[image: image\/png, \d+ bytes\]/);
+    expect(parts?.map((part) => part.type)).toEqual(["text", "image", "text"]);
+    expect(parts?.[1]).toMatchObject({ type: "image", mimeType: "image/png" });
   });
 
   test("structured content is checked against its output schema by the SDK and arrives as its text", async () => {
@@ -92,7 +95,7 @@ describe("server-everything through fromMcpClient", () => {
       location: "Chicago",
     });
     expect(isError).toBe(false);
-    expect(Object.keys(JSON.parse(String(output())))).toEqual([
+    expect(Object.keys(JSON.parse(String(output())) as object)).toEqual([
       "temperature",
       "conditions",
       "humidity",
