@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: runs scenarios 1 to 4 (2 and 3 also under raised output
- * budgets) and 6 on this Node.js and prints the table on stdout (see
+ * budgets), 6 and 9 (tracing) on this Node.js and prints the table on stdout (see
  * `writeReport` for `--json` and `--json=<path>`); progress goes to stderr.
  * Scenario 5, the comparison with Pi, needs Node.js 22 and runs with
  * `npm run bench:pi`; scenarios 7 and 8, the AI SDK and OpenAI Agents, with
@@ -16,6 +16,7 @@ import { ordinaryScenario } from "./scenario-ordinary.ts";
 import { overheadScenario } from "./scenario-overhead.ts";
 import { pathologicalScenario } from "./scenario-pathological.ts";
 import { pathologicalBudgetScenario } from "./scenario-pathological-budget.ts";
+import { tracingScenario } from "./scenario-tracing.ts";
 
 const startedAt = performance.now();
 const rows: Row[] = [];
@@ -66,6 +67,8 @@ rows.push(
 
 progress("scenario 6: a model's argument text");
 rows.push(...(await argumentsScenario()));
+progress("scenario 9: tracing");
+rows.push(...(await tracingScenario()));
 
-const info = runInfo("toolbound bench (scenarios 1-4 and 6)", startedAt);
+const info = runInfo("toolbound bench (scenarios 1-4, 6 and 9)", startedAt);
 writeReport(rows, info, process.argv.slice(2));

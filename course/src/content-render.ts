@@ -179,7 +179,14 @@ function cutText(items: Item[], settings: ContentSettings, call: CourseToolCall)
   const reference =
     spill === undefined
       ? undefined
-      : spillFullOutput(joinLines(wellFormed(items), lineOf), spill, call, "characters", "text");
+      : spillFullOutput(
+          joinLines(wellFormed(items), lineOf),
+          spill,
+          call,
+          "characters",
+          "text",
+          undefined,
+        );
   const marker = (kept: number) => textMarker(kept, total, "characters", limits, reference);
   // The widest marker the count could need (the actual one is never longer), and its line feed.
   left = room - codePointCount(marker(total)) - 1;

@@ -15,6 +15,15 @@
 
 // Strict base64, for what reads a result's parts back (a message may come from storage).
 export { checkBase64 } from "./base64.js";
+// Watching every call of a registry (tracing): the observer, the facts it is told, its slot.
+export type {
+  CallFacts,
+  CallObserver,
+  CallOutputFacts,
+  CallPhase,
+  CallRejectionKind,
+} from "./call-observer.js";
+export { CALL_OBSERVER_WARNING } from "./call-observer.js";
 // Call options as the core reads them, and the rules they share with rounds.
 export type { CallOptions } from "./call-options.js";
 export { deadlineRule, isDeadline, jsonTextExceeds, readCallOptions } from "./call-options.js";
@@ -71,7 +80,13 @@ export { readOutputLevel } from "./output-settings.js";
 // The one-read field access: own fields read once, inherited getters never run.
 export { isNonBlankString, MISSING, ownDataValue, readOwnValue } from "./own-fields.js";
 
-// The registry's private-field brand check, and a snapshot with a surface's default format.
-export { isToolRegistry, snapshotWithFormat } from "./registry.js";
+// The registry's private-field brand check, a snapshot with a surface's default format,
+// and its observer slot.
+export {
+  callObserverOf,
+  isToolRegistry,
+  snapshotWithFormat,
+  withCallObserver,
+} from "./registry.js";
 // The signal plumbing: brand check and the intrinsic reason.
 export { abortReason, isAbortSignal } from "./signals.js";

@@ -17,6 +17,7 @@ import {
   NativeError,
   stringCharCodeAt,
 } from "./intrinsics.js";
+import { codePointCount } from "./json-text.js";
 import { observe } from "./outcomes.js";
 import { draftOutput } from "./output-draft.js";
 import type { OutputFormat } from "./output-format.js";
@@ -24,6 +25,17 @@ import type { OutputSettings, OutputSpillInfo, SpillSettings } from "./output-se
 import type { OutputLimitName } from "./output-walk.js";
 import type { CourseToolCall } from "./protocol.js";
 import type { SerializedOutput } from "./serializer.js";
+
+/**
+ * Where an observed call notes what a cut did (see `observed-output.ts`):
+ * which budget cut, the reference the marker names, and the size of the
+ * spilled text when the hook received the whole output.
+ */
+export interface CutFacts {
+  limit: OutputLimitName | undefined;
+  spillReference: string | undefined;
+  spilledCharacters: number | undefined;
+}
 
 /** Name of the process warning emitted for a failed spill when no `onSpillError` is given. */
 export const SPILL_WARNING = "ToolOutputSpillWarning";
@@ -102,6 +114,7 @@ export function spillFullOutput(
   call: CourseToolCall,
   limit: OutputLimitName,
   format: OutputFormat,
+  facts: CutFacts | undefined,
 ): string | undefined {
   let text: string;
   let truncated: boolean;
@@ -125,6 +138,7 @@ export function spillFullOutput(
     return undefined;
   }
   const info: OutputSpillInfo = freeze({ ...base, truncated });
+  if (facts !== undefined && !truncated) facts.spilledCharacters = codePointCount(text);
   let answer: unknown;
   try {
     answer = apply(spill.hook, undefined, [text, info]);
@@ -152,12 +166,13 @@ export function spillFullOutput(
 /**
  * Serializes a Tool's output under configured settings: a cut result's marker
  * says which budget ran out, and names where the full output went when a
- * spill hook took it.
+ * spill hook took it. An observed call passes `facts` to learn what the cut did.
  */
 export function serializeConfigured(
   output: unknown,
   settings: OutputSettings,
   call: CourseToolCall,
+  facts?: CutFacts,
 ): SerializedOutput {
   const draft = draftOutput(output, settings.limits, settings.truncate, settings.format);
   if (draft.kind === "refused") return { ok: false, message: draft.message };
@@ -166,6 +181,10 @@ export function serializeConfigured(
   const reference =
     spill === undefined
       ? undefined
-      : spillFullOutput(output, spill, call, draft.limit, settings.format);
+      : spillFullOutput(output, spill, call, draft.limit, settings.format, facts);
+  if (facts !== undefined) {
+    facts.limit = draft.limit;
+    facts.spillReference = reference;
+  }
   return { ok: true, content: draft.finish(reference), truncated: true };
 }

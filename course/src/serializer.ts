@@ -51,7 +51,7 @@ export type SerializedOutput =
   | { readonly ok: false; readonly message: string };
 
 /** The course's cut: the first 4072 code points written, then the course's marker. */
-function courseResult(result: WalkResult): SerializedOutput {
+export function courseResult(result: WalkResult): SerializedOutput {
   if (result.kind === "refused") return { ok: false, message: result.message };
   if (result.kind === "whole") return { ok: true, content: result.content, truncated: false };
   const kept = firstCodePoints(result.walk.out, KEPT_BEFORE_MARKER);

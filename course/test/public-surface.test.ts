@@ -58,6 +58,7 @@ const INTERNAL_EXPORTS = [
   "isRegisteredNonRecoverable",
   "describeThrown",
   "ArrayPrototype",
+  "CALL_OBSERVER_WARNING",
   "MISSING",
   "NativeAbortController",
   "NativeError",
@@ -69,6 +70,7 @@ const INTERNAL_EXPORTS = [
   "addEventListener",
   "apply",
   "checkBase64",
+  "callObserverOf",
   "containerKind",
   "controllerAbort",
   "controllerSignal",
@@ -102,6 +104,7 @@ const INTERNAL_EXPORTS = [
   "snapshotWithFormat",
   "stringCharCodeAt",
   "stringSlice",
+  "withCallObserver",
 ].sort();
 
 describe("public surface", () => {

@@ -17,7 +17,8 @@ import { exitAfterFlush, signalExitCode } from "./process-exit.ts";
  * Standard output carries only the protocol; one line on standard error says
  * what is served (and the output flags, when given), and non-recoverable
  * Tool errors are logged there too. `flags` (default none) become the call
- * options of every `tools/call`.
+ * options of every `tools/call`. `beforeExit` (default none) runs once the
+ * server has closed and before the process exits (the `--otel` flush).
  *
  * @example
  * await runMcpCommand(await loadToolRegistry("./dist/examples/tools.js"), "./dist/examples/tools.js", "0.1.0");
@@ -28,8 +29,12 @@ export async function runMcpCommand(
   specifier: string,
   version: string,
   flags: OutputFlags = {},
+  beforeExit?: () => Promise<void>,
 ): Promise<void> {
-  const { serveToolRegistry, Transport } = await loadStdioSdk();
+  const { serveToolRegistry, Transport } = await loadStdioSdk().catch(async (thrown: unknown) => {
+    await beforeExit?.();
+    throw thrown;
+  });
   const callOptions = outputCallOptions(flags);
   let server: Awaited<ReturnType<typeof serveToolRegistry>>;
   try {
@@ -39,6 +44,7 @@ export async function runMcpCommand(
       ...(callOptions === undefined ? {} : { callOptions }),
     });
   } catch (thrown) {
+    await beforeExit?.();
     // A Tool name or schema MCP cannot carry (SchemaToolError), found before serving anything.
     throw new CliError(`cannot serve tools module ${specifier} over MCP: ${oneLine(thrown)}`);
   }
@@ -50,10 +56,11 @@ export async function runMcpCommand(
     if (closing) return;
     closing = true;
     // Closing aborts the calls in flight; then leave, even if a Tool ignores its signal.
-    server.close().then(
-      () => exitAfterFlush(code),
-      () => exitAfterFlush(code),
-    );
+    const leave = (): void => {
+      exitAfterFlush(code);
+    };
+    const flush = (): Promise<void> => beforeExit?.() ?? Promise.resolve();
+    server.close().then(flush, flush).then(leave, leave);
   };
   process.stdin.once("end", () => shutdown(0));
   process.once("SIGINT", () => shutdown(signalExitCode("SIGINT")));

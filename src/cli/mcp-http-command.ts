@@ -32,7 +32,8 @@ export function exposureWarning(host: string, hasToken: boolean): string | undef
  * The first SIGTERM or SIGINT stops it gracefully (calls in flight get the
  * grace period, then are aborted and answered with an error) and exits 0;
  * a second one exits at once with 128 plus its number. Standard input is not
- * read.
+ * read. `beforeExit` (default none) runs once the server has stopped, and
+ * before leaving on a start-up failure (the `--otel` flush).
  *
  * @example
  * await runMcpHttpCommand(registry, "./dist/examples/tools.js", "0.1.0", {}, {
@@ -45,9 +46,17 @@ export async function runMcpHttpCommand(
   version: string,
   outputFlags: OutputFlags,
   flags: HttpFlags & { readonly http: HttpAddress },
+  beforeExit?: () => Promise<void>,
 ): Promise<void> {
-  const token = flags.tokenFile === undefined ? undefined : readTokenFile(flags.tokenFile);
-  const { serveToolRegistryHttp } = await loadMcpModule();
+  let token: string | undefined;
+  let serveToolRegistryHttp: Awaited<ReturnType<typeof loadMcpModule>>["serveToolRegistryHttp"];
+  try {
+    token = flags.tokenFile === undefined ? undefined : readTokenFile(flags.tokenFile);
+    ({ serveToolRegistryHttp } = await loadMcpModule());
+  } catch (thrown) {
+    await beforeExit?.();
+    throw thrown;
+  }
   const callOptions = outputCallOptions(outputFlags);
   const grace = flags.shutdownGraceMs ?? DEFAULT_GRACE_MS;
   let server: Awaited<ReturnType<typeof serveToolRegistryHttp>>;
@@ -65,6 +74,7 @@ export async function runMcpHttpCommand(
       ...(callOptions === undefined ? {} : { callOptions }),
     });
   } catch (thrown) {
+    await beforeExit?.();
     throw new CliError(`cannot serve tools module ${specifier} over MCP HTTP: ${oneLine(thrown)}`);
   }
   let stopping = false;
@@ -77,10 +87,11 @@ export async function runMcpHttpCommand(
     process.stderr.write(
       `toolbound mcp: ${name}: stopping; calls in flight get up to ${grace} ms to finish\n`,
     );
-    server.close().then(
-      () => exitAfterFlush(0),
-      () => exitAfterFlush(0),
-    );
+    const leave = (): void => {
+      void exitAfterFlush(0);
+    };
+    const flush = (): Promise<void> => beforeExit?.() ?? Promise.resolve();
+    server.close().then(flush, flush).then(leave, leave);
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);

@@ -12,6 +12,7 @@ import { LIST_FORMATS, listTools } from "./list-command.ts";
 import { loadToolRegistry } from "./load-tools.ts";
 import { runMcpCommand } from "./mcp-command.ts";
 import { runMcpHttpCommand } from "./mcp-http-command.ts";
+import { addOtelOption, type OtelSession, startOtel } from "./otel-flag.ts";
 import { addOutputOptions, type OutputFlags, outputCallOptions } from "./output-flags.ts";
 import { packageVersion } from "./package-info.ts";
 import { exitAfterFlush } from "./process-exit.ts";
@@ -36,6 +37,19 @@ Ctrl-C cancels the call in flight and exits with code 130.
 over the tools module's own settings for the same field; a cut says what was cut:
   $ toolbound call ./dist/examples/tools.js --max-output-characters 50000 --truncate tail \\
       '{"name":"repeat","arguments":{"text":"log line ","times":10000}}'`;
+
+const OTEL_HELP = `
+--otel traces every call with OpenTelemetry (the Node SDK, set up by the standard OTEL_*
+environment variables; it needs the peers @opentelemetry/api and @opentelemetry/sdk-node):
+  $ OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318 toolbound call ./dist/examples/tools.js --otel \\
+      '{"name":"add","arguments":{"left":1,"right":2}}'`;
+
+/** The flags a command receives besides its output flags. */
+type TracingFlags = OutputFlags & { readonly otel?: boolean };
+
+/** Starts the SDK when `--otel` was given. */
+const otelFor = (flags: TracingFlags): Promise<OtelSession | undefined> =>
+  flags.otel === true ? startOtel() : Promise.resolve(undefined);
 
 const MCP_HELP = `
 An MCP host starts it as: command "npx", args ["toolbound", "mcp", "/absolute/path/to/tools.js"],
@@ -78,17 +92,29 @@ export function createProgram(): Command {
         ),
     });
 
-  addOutputOptions(
-    program
-      .command("call")
-      .description("execute one Tool call, or JSON Lines of calls from standard input")
-      .argument("<tools-module>", MODULE_HELP)
-      .argument("[call-json]", "one call as JSON; without it, calls are read from standard input"),
+  addOtelOption(
+    addOutputOptions(
+      program
+        .command("call")
+        .description("execute one Tool call, or JSON Lines of calls from standard input")
+        .argument("<tools-module>", MODULE_HELP)
+        .argument(
+          "[call-json]",
+          "one call as JSON; without it, calls are read from standard input",
+        ),
+    ),
   )
-    .addHelpText("after", CALL_EXAMPLES)
-    .action(async (specifier: string, callJson: string | undefined, flags: OutputFlags) => {
-      const registry = await loadToolRegistry(specifier);
-      await runCallCommand(registry, callJson, process.stdin, outputCallOptions(flags));
+    .addHelpText("after", CALL_EXAMPLES + OTEL_HELP)
+    .action(async (specifier: string, callJson: string | undefined, flags: TracingFlags) => {
+      const otel = await otelFor(flags);
+      try {
+        const loaded = await loadToolRegistry(specifier);
+        const registry = otel === undefined ? loaded : otel.instrument(loaded);
+        await runCallCommand(registry, callJson, process.stdin, outputCallOptions(flags));
+      } finally {
+        // The last spans are exported before the process ends, whatever the calls did.
+        await otel?.shutdown();
+      }
     });
 
   program
@@ -109,27 +135,41 @@ export function createProgram(): Command {
       process.stdout.write(`${listTools(registry, options.format)}\n`);
     });
 
-  addHttpOptions(
-    addOutputOptions(
-      program
-        .command("mcp")
-        .description(
-          "serve the Tools over the Model Context Protocol on standard input and output, or over HTTP",
-        )
-        .argument("<tools-module>", MODULE_HELP),
+  addOtelOption(
+    addHttpOptions(
+      addOutputOptions(
+        program
+          .command("mcp")
+          .description(
+            "serve the Tools over the Model Context Protocol on standard input and output, or over HTTP",
+          )
+          .argument("<tools-module>", MODULE_HELP),
+      ),
     ),
   )
-    .addHelpText("after", MCP_HELP)
-    .action(async (specifier: string, flags: OutputFlags & HttpFlags) => {
+    .addHelpText("after", MCP_HELP + OTEL_HELP)
+    .action(async (specifier: string, flags: TracingFlags & HttpFlags) => {
       const { http } = flags;
+      const stray = http === undefined ? strayHttpFlags(flags) : [];
+      if (stray.length > 0) throw new CliError(`${stray.join(", ")} needs --http`);
+      const otel = await otelFor(flags);
+      const loaded = await loadToolRegistry(specifier).catch(async (thrown: unknown) => {
+        await otel?.shutdown();
+        throw thrown;
+      });
+      const registry = otel === undefined ? loaded : otel.instrument(loaded);
       if (http === undefined) {
-        const stray = strayHttpFlags(flags);
-        if (stray.length > 0) throw new CliError(`${stray.join(", ")} needs --http`);
-        await runMcpCommand(await loadToolRegistry(specifier), specifier, version, flags);
-        return;
+        await runMcpCommand(registry, specifier, version, flags, otel?.shutdown);
+      } else {
+        await runMcpHttpCommand(
+          registry,
+          specifier,
+          version,
+          flags,
+          { ...flags, http },
+          otel?.shutdown,
+        );
       }
-      const registry = await loadToolRegistry(specifier);
-      await runMcpHttpCommand(registry, specifier, version, flags, { ...flags, http });
     });
 
   return program;

@@ -15,6 +15,7 @@ import {
   type ToolResultPart,
   toolErrorResult,
 } from "../../course/src/index.ts";
+import { withRequestTraceContext } from "./trace-context.ts";
 
 /** What an MCP `tools/call` request carries: the Tool's name and its arguments. */
 export interface McpToolCallParams {
@@ -22,10 +23,15 @@ export interface McpToolCallParams {
   readonly arguments?: Readonly<Record<string, unknown>> | undefined;
 }
 
-/** The request around a call: its JSON-RPC id and the abort signal the SDK gives the handler. */
+/**
+ * The request around a call: its JSON-RPC id, the abort signal the SDK gives
+ * the handler, and the request's `_meta` (whose W3C `traceparent` and
+ * `tracestate` a traced registry honours; optional).
+ */
 export interface McpCallContext {
   readonly requestId: string | number;
   readonly signal: AbortSignal;
+  readonly meta?: unknown;
 }
 
 /** How a call is run: per-call options for `executeToolCall`, and where fatal errors are logged. */
@@ -158,7 +164,10 @@ export async function callRegistryTool(
     return toMcpResult(result);
   }
   try {
-    return toMcpResult(await executeToolCall(registry, call, signal, settings.callOptions));
+    const running = withRequestTraceContext(registry, context.meta, () =>
+      executeToolCall(registry, call, signal, settings.callOptions),
+    );
+    return toMcpResult(await running);
   } catch (thrown) {
     // Cancelled: rethrow the reason; the SDK answers a cancelled request with nothing.
     if (signal.aborted) throw thrown;

@@ -153,7 +153,7 @@ export function prepareMcpToolServer(
           callRegistryTool(
             tools,
             request.params,
-            { requestId: extra.requestId, signal: extra.signal },
+            { requestId: extra.requestId, signal: extra.signal, meta: request.params._meta },
             settings,
           ),
       );

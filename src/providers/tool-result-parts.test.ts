@@ -104,7 +104,7 @@ describe("what each provider takes, and what stays a line", () => {
     );
     const chat = toToolResultMessages("openai-chat", [first, plain, third]);
     expect(chat.map((message) => message.role)).toEqual(["tool", "tool", "tool", "user"]);
-    const labels = (chat[3]?.content as { type: string; text?: string }[])
+    const labels = ((chat[3]?.content ?? []) as { type: string; text?: string }[])
       .filter((part) => part.type === "text")
       .map((part) => part.text);
     expect(labels).toEqual([

@@ -109,6 +109,12 @@ export interface Finished {
 /** The non-empty lines of some output. */
 export const lines = (text: string): string[] => text.split("\n").filter((line) => line !== "");
 
+/** How the binary is started: options for node itself, and variables added to the environment. */
+export interface RunOptions {
+  readonly nodeOptions?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+}
+
 /**
  * Starts `node dist/src/cli/main.js …args` with pipes on all three streams.
  *
@@ -117,11 +123,12 @@ export const lines = (text: string): string[] => text.split("\n").filter((line) 
  */
 export function start(
   args: readonly string[],
-  options: { readonly nodeOptions?: readonly string[] } = {},
+  options: RunOptions = {},
 ): ChildProcessWithoutNullStreams {
   return spawn(process.execPath, [...(options.nodeOptions ?? []), BINARY, ...args], {
     cwd: ROOT,
     stdio: "pipe",
+    ...(options.env === undefined ? {} : { env: { ...process.env, ...options.env } }),
   });
 }
 
@@ -156,7 +163,7 @@ export function finished(child: ChildProcessWithoutNullStreams): Promise<Finishe
 export function run(
   args: readonly string[],
   input = "",
-  options: { readonly nodeOptions?: readonly string[] } = {},
+  options: RunOptions = {},
 ): Promise<Finished> {
   const child = start(args, options);
   const result = finished(child);

@@ -16,6 +16,7 @@ import {
   budgetedSerializerKeepsItsPromises,
 } from "./budget-properties.ts";
 import { cancellationWinsEverywhere } from "./cancellation-properties.ts";
+import { capturedContentStaysWithinItsBudget } from "./capture-properties.ts";
 import {
   textFormatStructuredIsStandardJson,
   textFormatWritesStringsAsThemselves,
@@ -149,6 +150,12 @@ export const PROPERTIES: readonly CataloguedProperty[] = [
     build: argumentTextOnlyRunsWhenValid,
     testRuns: 800,
     fuzzWeight: 1,
+  },
+  {
+    name: "captured-content-stays-within-its-budget",
+    build: capturedContentStaysWithinItsBudget,
+    testRuns: 300,
+    fuzzWeight: 0.5,
   },
 ];
 
