@@ -24,7 +24,7 @@ createInterface({ input: process.stdin }).on("line", (line) => {
   } else if (method === "tools/list") {
     send({ id, result: { tools: ["crash", "silent", "malformed", "fine"].map(tool) } });
   } else if (method === "tools/call") {
-    if (params.name === "crash") process.exit(3);
+    if (params.name === "crash") process.kill(process.pid, "SIGKILL");
     if (params.name === "malformed") send({ id, result: { content: "not a list", isError: "perhaps" } });
     if (params.name === "fine") send({ id, result: { content: [{ type: "text", text: "fine" }] } });
     // "silent" never answers.

@@ -123,6 +123,8 @@ export async function serveToolRegistryHttp(
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
 
   const stopping = new AbortController();
+  // Set by the first close(); from then on every new request is refused.
+  let closing: Promise<void> | undefined;
   let callsInFlight = 0;
   let wakeStop = (): void => {};
   // Every tools/call gets the shutdown signal too; one aborted by it is answered, not dropped.
@@ -256,7 +258,7 @@ export async function serveToolRegistryHttp(
     const path = (request.url ?? "").split("?")[0];
     if (path !== endpoint)
       return refuse(response, 404, `Not found: the MCP endpoint is ${endpoint}`);
-    if (stopping.signal.aborted || closing !== undefined) {
+    if (closing !== undefined) {
       return refuse(response, 503, "Service unavailable: the server is stopping");
     }
     if (settings.stateless) await serveStateless(request, response);
@@ -294,7 +296,6 @@ export async function serveToolRegistryHttp(
 
   const address = httpServer.address() as AddressInfo;
   const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  let closing: Promise<void> | undefined;
 
   async function stop(): Promise<void> {
     clearInterval(sweep);
