@@ -7,7 +7,12 @@ import { readFileSync } from "node:fs";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { CliError } from "./cli-error.ts";
 
-/** What commander hands over for these flags; all absent when not given. */
+/**
+ * What commander hands over for these flags; all absent when not given.
+ *
+ * @example
+ * const flags: HttpFlags = { http: { host: "127.0.0.1", port: 8080 }, stateless: true };
+ */
 export interface HttpFlags {
   readonly http?: HttpAddress;
   readonly tokenFile?: string;
@@ -17,7 +22,12 @@ export interface HttpFlags {
   readonly shutdownGraceMs?: number;
 }
 
-/** Where to listen. */
+/**
+ * Where to listen.
+ *
+ * @example
+ * const address: HttpAddress = parseHttpAddress("[::1]:8080"); // { host: "::1", port: 8080 }
+ */
 export interface HttpAddress {
   readonly host: string;
   readonly port: number;

@@ -8,14 +8,26 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import { isIP } from "node:net";
 
-/** The hostnames of the loopback interface as a Host header writes them. */
+/**
+ * The hostnames of the loopback interface as a Host header writes them: the
+ * default `allowedHosts` of a loopback server.
+ *
+ * @example
+ * LOOPBACK_HOSTNAMES.includes("[::1]"); // true
+ */
 export const LOOPBACK_HOSTNAMES: readonly string[] = Object.freeze([
   "localhost",
   "127.0.0.1",
   "[::1]",
 ]);
 
-/** Whether a bind address is loopback only (so rebinding protection is on by default). */
+/**
+ * Whether a bind address is loopback only (so rebinding protection is on by default).
+ *
+ * @example
+ * isLoopbackAddress("127.0.0.1"); // true
+ * isLoopbackAddress("0.0.0.0"); // false
+ */
 export function isLoopbackAddress(host: string): boolean {
   const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
   if (bare === "localhost" || bare === "::1") return true;
@@ -27,7 +39,13 @@ export function isLoopbackAddress(host: string): boolean {
 // could read `evil.example@127.0.0.1` as the loopback host.
 const HOST_HEADER = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?$/;
 
-/** The hostname of a Host header, lower-cased, or undefined when it is malformed. */
+/**
+ * The hostname of a Host header, lower-cased, or undefined when it is malformed.
+ *
+ * @example
+ * hostnameOf("LocalHost:8080"); // "localhost"
+ * hostnameOf("evil.example@127.0.0.1"); // undefined
+ */
 export function hostnameOf(hostHeader: string | undefined): string | undefined {
   if (hostHeader === undefined) return undefined;
   const match = HOST_HEADER.exec(hostHeader);
@@ -50,6 +68,9 @@ function originOf(originHeader: string): URL | undefined {
  * (any port); `undefined` means Host is not checked. `allowedOrigins` are
  * origins (`https://app.example.com`); `"loopback"` allows any http(s)
  * origin on a loopback hostname, whatever its port.
+ *
+ * @example
+ * const rules: HeaderRules = { allowedHosts: new Set(["tools.internal"]), allowedOrigins: new Set() };
  */
 export interface HeaderRules {
   readonly allowedHosts: ReadonlySet<string> | undefined;

@@ -50,7 +50,12 @@ export interface McpHttpOptions extends McpBridgeOptions {
   readonly shutdownGraceMs?: number;
 }
 
-/** The options with their defaults filled in. */
+/**
+ * The options with their defaults filled in.
+ *
+ * @example
+ * const settings: HttpSettings = checkHttpOptions({ port: 8080 });
+ */
 export interface HttpSettings {
   readonly host: string;
   readonly port: number;

@@ -73,7 +73,12 @@ function dialectOf(schema: Readonly<Record<string, unknown>>): keyof AjvClasses 
   return "draft2020";
 }
 
-/** The longest argument-error message, in code points. */
+/**
+ * The longest argument-error message, in code points.
+ *
+ * @example
+ * MAX_ARGUMENT_ERROR_CHARACTERS; // 500
+ */
 export const MAX_ARGUMENT_ERROR_CHARACTERS = 500;
 
 /** One readable line for the first error: where it is, what is wrong, and the offending key if any. */
@@ -86,7 +91,13 @@ function describeError(error: ErrorObject | undefined): string {
   return `${where} ${error.message ?? "is invalid"}${detail}`;
 }
 
-/** What {@link compileArgumentCheck} returns: a synchronous check, or why the schema cannot be used. */
+/**
+ * What {@link compileArgumentCheck} returns: a synchronous check, or why the schema cannot be used.
+ *
+ * @example
+ * const compiled: ArgumentCheck = compileArgumentCheck(ajv, schema);
+ * if (!compiled.ok) console.error(compiled.reason);
+ */
 export type ArgumentCheck =
   | { readonly ok: true; readonly check: (input: unknown) => string | undefined }
   | { readonly ok: false; readonly reason: string };

@@ -7,7 +7,12 @@
 import type { OutputFormat } from "../../course/src/index.ts";
 import { cutText } from "./bounded-text.ts";
 
-/** Names to take or leave: a list of the server's Tool names, or a predicate on them. */
+/**
+ * Names to take or leave: a list of the server's Tool names, or a predicate on them.
+ *
+ * @example
+ * const readOnly: McpToolFilter = (name) => name.startsWith("read_") || name.startsWith("list_");
+ */
 export type McpToolFilter = readonly string[] | ((name: string) => boolean);
 
 /**
@@ -50,7 +55,12 @@ export interface FromMcpClientOptions {
   readonly onToolsChanged?: () => void;
 }
 
-/** The options, checked, with defaults filled in. */
+/**
+ * The options, checked, with defaults filled in.
+ *
+ * @example
+ * const settings: ClientSettings = clientSettings({ prefix: "fs_" });
+ */
 export interface ClientSettings {
   readonly prefix: string;
   readonly taken: (name: string) => boolean;
@@ -136,7 +146,12 @@ export function clientSettings(options: FromMcpClientOptions): ClientSettings {
 // MCP's name rule (SEP-986), which the names we give must keep.
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
-/** A name from the server for a message: JSON-quoted and cut, so it cannot flood or forge one. */
+/**
+ * A name from the server for a message: JSON-quoted and cut, so it cannot flood or forge one.
+ *
+ * @example
+ * quoteName("read file"); // "\"read file\""
+ */
 export function quoteName(name: string): string {
   return JSON.stringify(cutText(name, 64, () => "…"));
 }

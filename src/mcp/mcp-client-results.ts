@@ -17,7 +17,12 @@ import {
 } from "../../course/src/index.ts";
 import { cutText, oneLine } from "./bounded-text.ts";
 
-/** The longest failure message a Tool throws about a request, in code points. */
+/**
+ * The longest failure message a Tool throws about a request, in code points.
+ *
+ * @example
+ * MAX_FAILURE_CHARACTERS; // 1000
+ */
 export const MAX_FAILURE_CHARACTERS = 1_000;
 
 type ContentItem = CallToolResult["content"][number];

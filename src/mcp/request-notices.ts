@@ -12,10 +12,20 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { LoggingLevel, ServerNotification } from "@modelcontextprotocol/sdk/types.js";
 import { cutText } from "./bounded-text.ts";
 
-/** The longest progress or log message sent, in code points; longer ones are cut with a marker. */
+/**
+ * The longest progress or log message sent, in code points; longer ones are cut with a marker.
+ *
+ * @example
+ * MAX_NOTICE_CHARACTERS; // 4096
+ */
 export const MAX_NOTICE_CHARACTERS = 4096;
 
-/** What a Tool reports with {@link reportProgress}: MCP's `progress`, `total` and `message`. */
+/**
+ * What a Tool reports with {@link reportProgress}: MCP's `progress`, `total` and `message`.
+ *
+ * @example
+ * const update: McpProgressUpdate = { progress: 3, total: 10, message: "page 3" };
+ */
 export interface McpProgressUpdate {
   /** Work done so far; must be finite and greater than the last value reported for this call. */
   readonly progress: number;
@@ -49,7 +59,12 @@ interface RequestNotices {
 
 const current = new AsyncLocalStorage<RequestNotices>();
 
-/** What the server hands over about one request (a subset of the SDK's handler `extra`). */
+/**
+ * What the server hands over about one request (a subset of the SDK's handler `extra`).
+ *
+ * @example
+ * const channel: NoticeChannel = extra; // the SDK's RequestHandlerExtra fits
+ */
 export interface NoticeChannel {
   readonly _meta?: { readonly progressToken?: string | number | undefined } | undefined;
   readonly sendNotification: (notification: ServerNotification) => Promise<void>;

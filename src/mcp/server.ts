@@ -92,13 +92,21 @@ export function createMcpToolServer(
 /**
  * Internal to `toolbound/mcp`: one `tools/call` as the server runs it, so a
  * transport that needs to (the HTTP server's shutdown) can wrap it.
+ *
+ * @example
+ * const logged = (handler: McpCallHandler): McpCallHandler => (request, extra) => handler(request, extra);
  */
 export type McpCallHandler = (
   request: CallToolRequest,
   extra: McpRequestExtra,
 ) => Promise<McpToolCallResult>;
 
-/** The SDK's handler `extra` of a server request. */
+/**
+ * The SDK's handler `extra` of a server request.
+ *
+ * @example
+ * const signal: AbortSignal = (extra satisfies McpRequestExtra).signal;
+ */
 export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /**
