@@ -12,7 +12,12 @@ import {
 import { afterEach, describe, expect, test } from "vitest";
 import { ToolRegistry } from "../../course/src/index.ts";
 import examples from "../../examples/tools.ts";
-import { connectHttpClient, rawRequest, toolCallBody } from "../../test/support/mcp-http.ts";
+import {
+  connectHttpClient,
+  messagesOf,
+  rawRequest,
+  toolCallBody,
+} from "../../test/support/mcp-http.ts";
 import { probeTools } from "../../test/support/probe-tools.ts";
 import { type McpHttpOptions, type McpHttpServer, serveToolRegistryHttp } from "./index.ts";
 
@@ -75,7 +80,7 @@ describe.each([
     ]);
   });
 
-  test("a call whose request connection closes has its Tool's signal aborted", async () => {
+  test("a cancelled call has its Tool's signal aborted and gets no answer (stateless: the client closes its request; sessions: notifications/cancelled)", async () => {
     const { server, counts, started } = await serve({ stateless });
     const mcp = await client(server.url);
     const sessionId = (mcp.transport as { sessionId?: string } | undefined)?.sessionId;
@@ -102,8 +107,11 @@ describe.each([
         params: { requestId: 7, reason: "the user pressed stop" },
       });
       await expect.poll(() => counts.aborted).toBe(1);
-      controller.abort();
-      await pending.catch(() => {});
+      // No answer for a cancelled call, and its event stream ends instead of staying open.
+      const body = await pending;
+      expect(messagesOf("text/event-stream", body).filter((message) => message.id === 7)).toEqual(
+        [],
+      );
     }
     expect(counts.finished).toBe(0);
   });

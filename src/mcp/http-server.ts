@@ -123,6 +123,7 @@ export async function serveToolRegistryHttp(
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
 
   const stopping = new AbortController();
+  const sessions = new Map<string, Session>();
   // Set by the first close(); from then on every new request is refused.
   let closing: Promise<void> | undefined;
   let callsInFlight = 0;
@@ -155,11 +156,15 @@ export async function serveToolRegistryHttp(
         stopping.signal.removeEventListener("abort", abort);
         callsInFlight -= 1;
         wakeStop();
+        // A call the client cancelled gets no answer, so the SDK would keep its event stream (and
+        // the keep-alive pings on it) open until the client leaves: end it here.
+        if (extra.signal.aborted && extra.sessionId !== undefined) {
+          sessions.get(extra.sessionId)?.transport.closeSSEStream(extra.requestId);
+        }
       }
     };
   const makeServer = prepareMcpToolServer(registry, options, wrap);
 
-  const sessions = new Map<string, Session>();
   let opening = 0;
   // POSTs whose answers are still being written (a session's GET stream is not one).
   const openPosts = new Set<ServerResponse>();
