@@ -1,34 +1,14 @@
 /**
  * `toolbound mcp <tools-module>`: serve a tools module over MCP on standard
- * input and output. The MCP SDK, an optional peer dependency, is loaded here
- * and only here.
+ * input and output. The MCP SDK, an optional peer dependency, is loaded on
+ * first use (`mcp-sdk.ts`).
  */
 
 import type { ToolRegistry } from "../../course/src/index.ts";
 import { CliError, oneLine } from "./cli-error.ts";
+import { loadStdioSdk } from "./mcp-sdk.ts";
 import { describeOutputFlags, type OutputFlags, outputCallOptions } from "./output-flags.ts";
 import { exitAfterFlush, signalExitCode } from "./process-exit.ts";
-
-const SDK = "@modelcontextprotocol/sdk";
-
-/** Loads the bridge and the stdio transport, or explains how to install the SDK. */
-async function loadSdk() {
-  try {
-    const [bridge, stdio] = await Promise.all([
-      import("../mcp/index.ts"),
-      import("@modelcontextprotocol/sdk/server/stdio.js"),
-    ]);
-    return { serveToolRegistry: bridge.serveToolRegistry, Transport: stdio.StdioServerTransport };
-  } catch (thrown) {
-    const code = (thrown as { code?: unknown } | null)?.code;
-    if (code === "ERR_MODULE_NOT_FOUND" && oneLine(thrown).includes(SDK)) {
-      throw new CliError(
-        `toolbound mcp needs the optional peer dependency ${SDK}; install it with: npm install ${SDK}`,
-      );
-    }
-    throw thrown;
-  }
-}
 
 /**
  * Runs `toolbound mcp`: serves `registry` over stdio until standard input
@@ -51,7 +31,7 @@ export async function runMcpCommand(
   flags: OutputFlags = {},
   beforeExit?: () => Promise<void>,
 ): Promise<void> {
-  const { serveToolRegistry, Transport } = await loadSdk().catch(async (thrown: unknown) => {
+  const { serveToolRegistry, Transport } = await loadStdioSdk().catch(async (thrown: unknown) => {
     await beforeExit?.();
     throw thrown;
   });

@@ -8,8 +8,19 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { BINARY, EXAMPLES, ensureBuilt, lines, ROOT, run } from "../../test/support/cli.ts";
+import {
+  BINARY,
+  EXAMPLES,
+  ensureBuilt,
+  finished,
+  lineOn,
+  lines,
+  ROOT,
+  run,
+  start,
+} from "../../test/support/cli.ts";
 import {
   attribute,
   type OtlpReceiver,
@@ -109,6 +120,39 @@ describe("toolbound mcp --otel", { timeout: 60_000 }, () => {
     const span = receiver.spans().find((found) => found.traceId === traceId);
     expect(span?.name).toBe("execute_tool add");
     expect(span?.parentSpanId).toBe(parent);
+  });
+});
+
+describe("toolbound mcp --http --otel", { timeout: 60_000 }, () => {
+  test("over Streamable HTTP too, a request's traceparent parents the span, exported when SIGTERM stops the server", async () => {
+    const child = start(["mcp", "--http", "127.0.0.1:0", "--otel", EXAMPLES], { env: otelEnv() });
+    const done = finished(child);
+    try {
+      const banner = await lineOn(child.stderr, (line) =>
+        line.startsWith("toolbound mcp: serving"),
+      );
+      const url = /at (http:\/\/\S+)/.exec(banner)?.[1] ?? "";
+      const client = new Client({ name: "otel-http-test", version: "1.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      const traceId = "0af7651916cd43dd8448eb211c80319c";
+      const parent = "b7ad6b7169203331";
+      const result = await client.callTool({
+        name: "add",
+        arguments: { left: 2, right: 2 },
+        _meta: { traceparent: `00-${traceId}-${parent}-01` },
+      });
+      expect(result).toEqual({ content: [{ type: "text", text: '{"sum":4}' }], isError: false });
+      await client.close();
+      const exported = receiver.waitForSpans(receiver.spans().length + 1);
+      child.kill("SIGTERM");
+      expect((await done).code).toBe(0);
+      await exported;
+      const span = receiver.spans().find((found) => found.traceId === traceId);
+      expect(span?.name).toBe("execute_tool add");
+      expect(span?.parentSpanId).toBe(parent);
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
   });
 });
 

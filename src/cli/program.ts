@@ -7,9 +7,11 @@ import { Command, Option } from "commander";
 import type { ProviderFormat } from "../schema/index.ts";
 import { runCallCommand } from "./call-command.ts";
 import { CliError, oneLine } from "./cli-error.ts";
+import { addHttpOptions, type HttpFlags, strayHttpFlags } from "./http-flags.ts";
 import { LIST_FORMATS, listTools } from "./list-command.ts";
 import { loadToolRegistry } from "./load-tools.ts";
 import { runMcpCommand } from "./mcp-command.ts";
+import { runMcpHttpCommand } from "./mcp-http-command.ts";
 import { addOtelOption, type OtelSession, startOtel } from "./otel-flag.ts";
 import { addOutputOptions, type OutputFlags, outputCallOptions } from "./output-flags.ts";
 import { packageVersion } from "./package-info.ts";
@@ -56,7 +58,13 @@ adding for example "--max-output-characters", "50000" to let longer results thro
 over the tools module's own settings for the same field. Results are text by default
 (--format json for the course's JSON text); images, audio and files are sent as MCP
 image, audio and resource content.
-Standard output carries the protocol only; logs go to standard error.`;
+Standard output carries the protocol only; logs go to standard error.
+
+Over Streamable HTTP (the endpoint is /mcp):
+  $ toolbound mcp --http 8080 ./dist/examples/tools.js
+  $ toolbound mcp --http 0.0.0.0:8080 --token-file ./mcp-token --allowed-host tools.internal ./dist/examples/tools.js
+On SIGTERM or SIGINT it stops taking requests, lets calls in flight finish within
+--shutdown-grace-ms, aborts the rest (each answered with an error) and exits 0.`;
 
 /**
  * Builds the `toolbound` program. Commander's own errors (an unknown command,
@@ -128,22 +136,40 @@ export function createProgram(): Command {
     });
 
   addOtelOption(
-    addOutputOptions(
-      program
-        .command("mcp")
-        .description("serve the Tools over the Model Context Protocol on standard input and output")
-        .argument("<tools-module>", MODULE_HELP),
+    addHttpOptions(
+      addOutputOptions(
+        program
+          .command("mcp")
+          .description(
+            "serve the Tools over the Model Context Protocol on standard input and output, or over HTTP",
+          )
+          .argument("<tools-module>", MODULE_HELP),
+      ),
     ),
   )
     .addHelpText("after", MCP_HELP + OTEL_HELP)
-    .action(async (specifier: string, flags: TracingFlags) => {
+    .action(async (specifier: string, flags: TracingFlags & HttpFlags) => {
+      const { http } = flags;
+      const stray = http === undefined ? strayHttpFlags(flags) : [];
+      if (stray.length > 0) throw new CliError(`${stray.join(", ")} needs --http`);
       const otel = await otelFor(flags);
       const loaded = await loadToolRegistry(specifier).catch(async (thrown: unknown) => {
         await otel?.shutdown();
         throw thrown;
       });
       const registry = otel === undefined ? loaded : otel.instrument(loaded);
-      await runMcpCommand(registry, specifier, version, flags, otel?.shutdown);
+      if (http === undefined) {
+        await runMcpCommand(registry, specifier, version, flags, otel?.shutdown);
+      } else {
+        await runMcpHttpCommand(
+          registry,
+          specifier,
+          version,
+          flags,
+          { ...flags, http },
+          otel?.shutdown,
+        );
+      }
     });
 
   return program;
