@@ -92,6 +92,7 @@ export const setAdd = uncurryThis(Set.prototype.add) as <T>(set: Set<T>, value: 
 export const setHas = uncurryThis(Set.prototype.has) as <T>(set: Set<T>, value: T) => boolean;
 export const setDelete = uncurryThis(Set.prototype.delete) as <T>(set: Set<T>, value: T) => boolean;
 export const setClear = uncurryThis(Set.prototype.clear) as <T>(set: Set<T>) => void;
+export const setSize = getterOf<Set<unknown>, number>(Set.prototype, "size");
 export const setValues = uncurryThis(Set.prototype.values) as <T>(
   set: Set<T>,
 ) => IterableIterator<T>;
@@ -187,6 +188,7 @@ export const isSafeInteger = Number.isSafeInteger;
 export const signalAborted = getterOf<AbortSignal, boolean>(AbortSignal.prototype, "aborted");
 export const signalReason = getterOf<AbortSignal, unknown>(AbortSignal.prototype, "reason");
 export const addEventListener = uncurryThis(EventTarget.prototype.addEventListener);
+export const removeEventListener = uncurryThis(EventTarget.prototype.removeEventListener);
 export const AbortSignalPrototype: object = AbortSignal.prototype;
 export const NativeDOMException = DOMException;
 const abortSignalAny = (AbortSignal as { any?: (signals: AbortSignal[]) => AbortSignal }).any;
