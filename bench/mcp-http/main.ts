@@ -84,8 +84,8 @@ async function compareMode(mode: Mode): Promise<Row[]> {
         median(results[variant].map((result) => result[field]));
       rows.push(
         compareRow({
-          id: `9-${mode === "sessions" ? "s" : "x"}${clients}`,
-          scenario: 9,
+          id: `12-${mode === "sessions" ? "s" : "x"}${clients}`,
+          scenario: 12,
           title: `MCP over HTTP (${mode}), ${clients} concurrent client${clients === 1 ? "" : "s"}: echo, toolbound vs the SDK's bare McpServer`,
           figures: [
             { label: "ours", value: pick("toolbound", "callsPerSecond"), unit: "calls/s" },
@@ -123,8 +123,8 @@ async function memoryRows(): Promise<Row[]> {
       const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
       rows.push(
         compareRow({
-          id: `9-m-${variant}`,
-          scenario: 9,
+          id: `12-m-${variant}`,
+          scenario: 12,
           title: `MCP over HTTP (sessions), heap of the ${variant} server before and after ${load.calls} calls from 16 clients`,
           figures: [],
           ratioLabel: "heap after / before",
@@ -149,7 +149,7 @@ const rows = [
 writeReport(
   rows,
   {
-    ...runInfo("toolbound bench:mcp-http (scenario 9)", startedAt),
+    ...runInfo("toolbound bench:mcp-http (scenario 12)", startedAt),
     statistic: `each figure is the median across ${ROUNDS} rounds of ${MEASURE_MS} ms (after ${WARMUP_MS} ms of warm-up); the ratio is the median of the rounds' own ratios`,
   },
   process.argv.slice(2),
