@@ -58,14 +58,23 @@ function addData(target: object, proto: object, key: string | number, value: unk
   }
 }
 
+/** A container already copied: its frozen copy, and how many levels it nests (itself included). */
+interface Copied {
+  readonly copy: CourseJsonValue;
+  readonly height: number;
+}
+
 class JsonSnapshot {
   // Shared references are copied once and reused, so a DAG costs its size, not its
-  // paths; made on the first nested container only.
-  copies: Map<object, CourseJsonValue> | undefined;
+  // paths; made on the first nested container only. Each copy keeps its height, so the
+  // depth limit is checked where a shared value appears again, not only where it first did.
+  copies: Map<object, Copied> | undefined;
   // The containers on the current path (cycles) and the keys leading to them (messages).
   readonly ancestors: object[] = [];
   readonly path: PathSegment[] = [];
   depth = 0;
+  // The deepest level reached so far below the container being copied (0 is the root).
+  deepest = 0;
 
   constructor(
     readonly label: string,
@@ -100,7 +109,18 @@ class JsonSnapshot {
     if (isProxy(value)) this.refuse("Proxy objects are not accepted");
     const copies = this.copies;
     const existing = copies === undefined ? undefined : mapGet(copies, value);
-    if (existing !== undefined) return existing;
+    if (existing !== undefined) {
+      // A shared value nests as deep here as where it was copied: reusing the copy must
+      // not carry it past the limit (its deepest level would sit at depth + height - 1).
+      const bottom = this.depth + existing.height - 1;
+      if (bottom >= COURSE_TOOL_ARGUMENTS_MAX_DEPTH) {
+        this.refuse(
+          `nesting deeper than ${COURSE_TOOL_ARGUMENTS_MAX_DEPTH} is not accepted (a value repeated here nests ${existing.height} levels)`,
+        );
+      }
+      if (bottom > this.deepest) this.deepest = bottom;
+      return existing.copy;
+    }
     for (let index = 0; index < this.depth; index += 1) {
       if (this.ancestors[index] === value) this.refuse("cycles are not JSON");
     }
@@ -115,13 +135,18 @@ class JsonSnapshot {
       return this.refuse("reading its prototype threw", thrown);
     }
     if (kind === "exotic") this.refuse(describeExotic(value));
-    this.ancestors[this.depth] = value;
-    this.depth += 1;
+    const level = this.depth;
+    const outer = this.deepest;
+    this.deepest = level;
+    this.ancestors[level] = value;
+    this.depth = level + 1;
     const copy = kind === "array" ? this.array(value as readonly unknown[]) : this.object(value);
-    this.depth -= 1;
-    if (this.depth > 0) {
+    this.depth = level;
+    const height = this.deepest - level + 1;
+    if (outer > this.deepest) this.deepest = outer;
+    if (level > 0) {
       if (this.copies === undefined) this.copies = new NativeMap();
-      mapSet(this.copies, value, copy);
+      mapSet(this.copies, value, { copy, height });
     }
     return copy;
   }
