@@ -192,13 +192,22 @@ function primitiveTextLength(node: CourseJsonValue, stopAbove: number): number {
 
 /**
  * Whether the compact JSON text of a frozen arguments snapshot is longer than
- * `limit` characters. Stops as soon as it is. Walks with an explicit stack, so
- * no depth exhausts the call stack, and remembers each finished container's
- * length, so a value whose parts are shared costs its size, not its paths.
+ * `limit` characters (never, for `Infinity`). See {@link jsonTextLength}.
  */
 export function jsonTextExceeds(value: CourseJsonValue, limit: number): boolean {
-  if (limit === Number.POSITIVE_INFINITY) return false;
-  if (typeof value !== "object" || value === null) return primitiveTextLength(value, limit) > limit;
+  return limit !== Number.POSITIVE_INFINITY && jsonTextLength(value, limit) > limit;
+}
+
+/**
+ * The length of the compact JSON text of a frozen snapshot (what
+ * `JSON.stringify` writes, in UTF-16 code units), or some length above
+ * `limit` as soon as the text is known to be longer. Walks with an
+ * explicit stack, so no depth exhausts the call stack, and remembers each
+ * finished container's length, so a value whose parts are shared costs its
+ * size, not its paths.
+ */
+export function jsonTextLength(value: CourseJsonValue, limit: number): number {
+  if (typeof value !== "object" || value === null) return primitiveTextLength(value, limit);
   const lengths = new NativeMap<object, number>();
   const stack: MeasureFrame[] = [];
   let total = 0;
@@ -228,7 +237,7 @@ export function jsonTextExceeds(value: CourseJsonValue, limit: number): boolean 
   enter(value);
   while (total <= limit) {
     const frame = stack[stack.length - 1];
-    if (frame === undefined) return false;
+    if (frame === undefined) return total;
     if (frame.next === frame.length) {
       total += 1; // the closing bracket or brace
       stack.length -= 1;
@@ -249,5 +258,5 @@ export function jsonTextExceeds(value: CourseJsonValue, limit: number): boolean 
     }
     enter(child);
   }
-  return true;
+  return total;
 }

@@ -10,10 +10,13 @@ import {
   defineProperty,
   freeze,
   isArray,
+  isFrozen,
   isProxy,
   mapGet,
   mapSet,
+  NativeArray,
   NativeMap,
+  NativeTypeError,
   NativeWeakMap,
   NativeWeakSet,
   numberIsFinite,
@@ -29,6 +32,9 @@ import type { CourseJsonObject, CourseJsonValue, CourseToolCall } from "./protoc
 
 /** Deepest nesting accepted in call arguments; deeper input is refused, never recursed into. */
 export const COURSE_TOOL_ARGUMENTS_MAX_DEPTH = 256;
+
+/** The longest argument array copied into an array made at its length (see JsonSnapshot.array). */
+const PREALLOCATED_ARRAY_LENGTH = 64;
 
 /**
  * One reusable, null-prototype data descriptor: no allocation per key, and an
@@ -152,8 +158,12 @@ class JsonSnapshot {
   }
 
   array(value: readonly unknown[]): CourseJsonValue {
-    const copy: CourseJsonValue[] = [];
     const length = value.length;
+    // Made at its length when that is small: an array grown from empty keeps spare slots
+    // (17 for one element), which a copy of many small arrays would pay for each. A long
+    // one is still grown, so a sparse array refused at its first hole costs nothing first.
+    const copy: CourseJsonValue[] =
+      length <= PREALLOCATED_ARRAY_LENGTH ? new NativeArray(length) : [];
     for (let index = 0; index < length; index += 1) {
       this.path[this.depth] = index;
       const field = this.read(value, `${index}`);
@@ -185,6 +195,39 @@ class JsonSnapshot {
   }
 }
 
+/** Argument objects the library's own text parser built: already a snapshot, taken as they are. */
+const parsedArguments = new NativeWeakSet<object>();
+
+/**
+ * NOT PUBLIC (the declared internal surface): marks `value` as arguments the
+ * library's own bounded parser built from a model's text, so that
+ * {@link snapshotJsonObject} (and so {@link snapshotToolCall}) takes it as its
+ * own snapshot instead of copying it. The caller guarantees what a snapshot
+ * guarantees: a fresh plain object of this realm that nothing else holds,
+ * frozen all the way down, made of plain objects and arrays without holes or
+ * shared parts, own data properties only, finite numbers, nesting at most
+ * {@link COURSE_TOOL_ARGUMENTS_MAX_DEPTH}. A parser can promise that for what
+ * it builds from text; a second deep copy would only double the memory the
+ * arguments take. Throws a TypeError for a value that is not even a frozen,
+ * non-array, non-Proxy object.
+ *
+ * @example
+ * return { ok: true, value: adoptParsedArguments(freeze(parsedObject)) };
+ */
+export function adoptParsedArguments(value: CourseJsonObject): CourseJsonObject {
+  if (
+    typeof value !== "object" ||
+    value === null ||
+    isProxy(value) ||
+    isArray(value) ||
+    !isFrozen(value)
+  ) {
+    throw new NativeTypeError("only a frozen JSON object built by the argument parser is adopted");
+  }
+  weakSetAdd(parsedArguments, value);
+  return value;
+}
+
 /**
  * Deep-copies a JSON object into frozen plain objects and arrays. Refuses, with
  * a ToolContractError of `code` (default INVALID_TOOL_CALL), anything that is
@@ -200,6 +243,8 @@ export function snapshotJsonObject(
   label: string,
   code: ToolContractErrorCode = "INVALID_TOOL_CALL",
 ): CourseJsonObject {
+  // Arguments the library's parser built are a snapshot already (see adoptParsedArguments).
+  if (weakSetHas(parsedArguments, value)) return value as CourseJsonObject;
   const snapshot = new JsonSnapshot(label, code);
   if (typeof value !== "object" || value === null) return snapshot.refuse("must be a JSON object");
   // Array.isArray on a non-Proxy runs nothing; containerKind would read the

@@ -15,7 +15,7 @@ export {
   PROVIDER_ARGUMENTS_MAX_DEPTH,
 } from "./argument-parser.ts";
 export type { ReadToolCallsOptions } from "./read-tool-calls.ts";
-export { readToolCalls } from "./read-tool-calls.ts";
+export { PROVIDER_RESPONSE_ARGUMENTS_MAX_CHARACTERS, readToolCalls } from "./read-tool-calls.ts";
 export type { RoundTripFormat } from "./round-trip-formats.ts";
 export type {
   AnthropicToolResultBlock,
