@@ -9,6 +9,7 @@ import {
   ArrayPrototype,
   defineProperty,
   freeze,
+  hasOwn,
   isArray,
   isFrozen,
   isProxy,
@@ -64,23 +65,26 @@ function addData(target: object, proto: object, key: string | number, value: unk
   }
 }
 
-/** A container already copied: its frozen copy, and how many levels it nests (itself included). */
-interface Copied {
-  readonly copy: CourseJsonValue;
-  readonly height: number;
+/** A copy whose height is being measured: its container children, the next one, the tallest so far. */
+interface HeightFrame {
+  readonly node: object;
+  readonly children: readonly object[];
+  next: number;
+  tallest: number;
 }
 
 class JsonSnapshot {
   // Shared references are copied once and reused, so a DAG costs its size, not its
-  // paths; made on the first nested container only. Each copy keeps its height, so the
-  // depth limit is checked where a shared value appears again, not only where it first did.
-  copies: Map<object, Copied> | undefined;
+  // paths; made on the first nested container only.
+  copies: Map<object, CourseJsonValue> | undefined;
+  // How many levels a reused copy nests, itself included, so the depth limit is checked
+  // where a shared value appears again, not only where it first did. Measured on the copy
+  // when it is first reused, so a value that shares nothing pays nothing for it.
+  heights: Map<object, number> | undefined;
   // The containers on the current path (cycles) and the keys leading to them (messages).
   readonly ancestors: object[] = [];
   readonly path: PathSegment[] = [];
   depth = 0;
-  // The deepest level reached so far below the container being copied (0 is the root).
-  deepest = 0;
 
   constructor(
     readonly label: string,
@@ -118,14 +122,13 @@ class JsonSnapshot {
     if (existing !== undefined) {
       // A shared value nests as deep here as where it was copied: reusing the copy must
       // not carry it past the limit (its deepest level would sit at depth + height - 1).
-      const bottom = this.depth + existing.height - 1;
-      if (bottom >= COURSE_TOOL_ARGUMENTS_MAX_DEPTH) {
+      const height = this.heightOf(existing as object);
+      if (this.depth + height - 1 >= COURSE_TOOL_ARGUMENTS_MAX_DEPTH) {
         this.refuse(
-          `nesting deeper than ${COURSE_TOOL_ARGUMENTS_MAX_DEPTH} is not accepted (a value repeated here nests ${existing.height} levels)`,
+          `nesting deeper than ${COURSE_TOOL_ARGUMENTS_MAX_DEPTH} is not accepted (a value repeated here nests ${height} levels)`,
         );
       }
-      if (bottom > this.deepest) this.deepest = bottom;
-      return existing.copy;
+      return existing;
     }
     for (let index = 0; index < this.depth; index += 1) {
       if (this.ancestors[index] === value) this.refuse("cycles are not JSON");
@@ -141,20 +144,65 @@ class JsonSnapshot {
       return this.refuse("reading its prototype threw", thrown);
     }
     if (kind === "exotic") this.refuse(describeExotic(value));
-    const level = this.depth;
-    const outer = this.deepest;
-    this.deepest = level;
-    this.ancestors[level] = value;
-    this.depth = level + 1;
+    this.ancestors[this.depth] = value;
+    this.depth += 1;
     const copy = kind === "array" ? this.array(value as readonly unknown[]) : this.object(value);
-    this.depth = level;
-    const height = this.deepest - level + 1;
-    if (outer > this.deepest) this.deepest = outer;
-    if (level > 0) {
+    this.depth -= 1;
+    if (this.depth > 0) {
       if (this.copies === undefined) this.copies = new NativeMap();
-      mapSet(this.copies, value, { copy, height });
+      mapSet(this.copies, value, copy);
     }
     return copy;
+  }
+
+  /**
+   * How many levels a finished copy nests, itself included. The copy is this
+   * snapshot's own frozen data, at most the limit deep, so the walk has no
+   * code to meet and a short stack; each container's height is remembered, so
+   * shared parts are measured once.
+   */
+  heightOf(root: object): number {
+    if (this.heights === undefined) this.heights = new NativeMap();
+    const heights = this.heights;
+    const stack: HeightFrame[] = [];
+    // Answers a known height, or opens a frame and answers undefined.
+    const open = (node: object): number | undefined => {
+      const known = mapGet(heights, node);
+      if (known !== undefined) return known;
+      const children: object[] = [];
+      const add = (child: unknown): void => {
+        if (typeof child === "object" && child !== null) children[children.length] = child;
+      };
+      if (isArray(node)) {
+        const list = node as readonly unknown[];
+        for (let index = 0; index < list.length; index += 1) add(list[index]);
+      } else {
+        for (const key in node) {
+          // Planted enumerable keys of Object.prototype are not the copy's.
+          if (hasOwn(node, key)) add((node as { readonly [key: string]: unknown })[key]);
+        }
+      }
+      stack[stack.length] = { node, children, next: 0, tallest: 0 };
+      return undefined;
+    };
+    const first = open(root);
+    if (first !== undefined) return first;
+    for (;;) {
+      const frame = stack[stack.length - 1] as HeightFrame;
+      const child = frame.children[frame.next];
+      if (child === undefined) {
+        const height = frame.tallest + 1;
+        mapSet(heights, frame.node, height);
+        stack.length -= 1;
+        const parent = stack[stack.length - 1];
+        if (parent === undefined) return height;
+        if (height > parent.tallest) parent.tallest = height;
+        continue;
+      }
+      frame.next += 1;
+      const known = open(child);
+      if (known !== undefined && known > frame.tallest) frame.tallest = known;
+    }
   }
 
   array(value: readonly unknown[]): CourseJsonValue {
@@ -166,7 +214,8 @@ class JsonSnapshot {
       length <= PREALLOCATED_ARRAY_LENGTH ? new NativeArray(length) : [];
     for (let index = 0; index < length; index += 1) {
       this.path[this.depth] = index;
-      const field = this.read(value, `${index}`);
+      // An index, not its text: no string is made per slot.
+      const field = this.read(value, index);
       if (field === MISSING) this.refuse("arrays must not have holes");
       addData(copy, ArrayPrototype, index, this.value(field));
     }
@@ -186,7 +235,7 @@ class JsonSnapshot {
     return freeze(copy);
   }
 
-  read(target: object, key: string): unknown {
+  read(target: object, key: string | number): unknown {
     try {
       return readOwnValue(target, key);
     } catch (thrown) {

@@ -37,6 +37,7 @@ export {
   defineProperty,
   freeze,
   getOwnPropertyDescriptor,
+  getPrototypeOf,
   hasOwn,
   isArray,
   isFrozen,

@@ -62,6 +62,7 @@ const INTERNAL_EXPORTS = [
   "defineProperty",
   "freeze",
   "getOwnPropertyDescriptor",
+  "getPrototypeOf",
   "hasOwn",
   "isAbortSignal",
   "isArray",

@@ -76,31 +76,34 @@ describe.each(TEXT_FORMATS)("%s: the response's argument budget", (format, respo
   });
 });
 
-describe.each(VALUE_FORMATS)("%s: parsed arguments count their compact JSON", (format, response) => {
-  // {"a":"xxx…"} as a value: its JSON text is exactly `length` characters.
-  const valueOf = (length: number) => ({ a: "x".repeat(length - 8) });
+describe.each(VALUE_FORMATS)(
+  "%s: parsed arguments count their compact JSON",
+  (format, response) => {
+    // {"a":"xxx…"} as a value: its JSON text is exactly `length` characters.
+    const argumentsValue = (length: number) => ({ a: "x".repeat(length - 8) });
 
-  test.each([
-    ["exactly what the calls need", 200, [true, true]],
-    ["one character less", 199, [true, false]],
-  ])("a budget of %s (%i)", (_label, limit, expected) => {
-    const calls = readToolCalls(format, response([valueOf(100), valueOf(100)]), {
-      maxResponseArgumentCharacters: limit,
+    test.each([
+      ["exactly what the calls need", 200, [true, true]],
+      ["one character less", 199, [true, false]],
+    ])("a budget of %s (%i)", (_label, limit, expected) => {
+      const calls = readToolCalls(format, response([argumentsValue(100), argumentsValue(100)]), {
+        maxResponseArgumentCharacters: limit,
+      });
+      expect(calls.map((call) => invalidArgumentsReason(call) === undefined)).toEqual(expected);
+      if (expected[1] === false) expect(invalidArgumentsReason(calls[1])).toBe(budgetReason(limit));
     });
-    expect(calls.map((call) => invalidArgumentsReason(call) === undefined)).toEqual(expected);
-    if (expected[1] === false) expect(invalidArgumentsReason(calls[1])).toBe(budgetReason(limit));
-  });
 
-  test("a value past its own limit, with room left in the response, names its own limit", () => {
-    const calls = readToolCalls(format, response([valueOf(2_000)]), {
-      maxArgumentCharacters: 1_000,
-      maxResponseArgumentCharacters: 10_000,
+    test("a value past its own limit, with room left in the response, names its own limit", () => {
+      const calls = readToolCalls(format, response([argumentsValue(2_000)]), {
+        maxArgumentCharacters: 1_000,
+        maxResponseArgumentCharacters: 10_000,
+      });
+      expect(invalidArgumentsReason(calls[0])).toBe(
+        "arguments are longer than the limit of 1000 characters as JSON text",
+      );
     });
-    expect(invalidArgumentsReason(calls[0])).toBe(
-      "arguments are longer than the limit of 1000 characters as JSON text",
-    );
-  });
-});
+  },
+);
 
 describe("the option itself", () => {
   test.each([
@@ -112,9 +115,13 @@ describe("the option itself", () => {
     ["a boxed number", Object(1000)],
   ])("%s is a TypeError naming the option", (_label, value) => {
     expect(() =>
-      readToolCalls("openai-chat", { role: "assistant", content: "hi" }, {
-        maxResponseArgumentCharacters: value as number,
-      }),
+      readToolCalls(
+        "openai-chat",
+        { role: "assistant", content: "hi" },
+        {
+          maxResponseArgumentCharacters: value as number,
+        },
+      ),
     ).toThrow(
       new TypeError(
         "readToolCalls option maxResponseArgumentCharacters must be a positive integer or Infinity",

@@ -5,11 +5,7 @@
  * is adopted.
  */
 import { describe, expect, test } from "vitest";
-import {
-  type CourseJsonObject,
-  snapshotJsonObject,
-  snapshotToolCall,
-} from "../../src/index.ts";
+import { type CourseJsonObject, snapshotJsonObject, snapshotToolCall } from "../../src/index.ts";
 import { adoptParsedArguments } from "../../src/internal.ts";
 
 const frozenTree = (): CourseJsonObject =>
@@ -19,7 +15,12 @@ describe("adopted arguments", () => {
   test("are the call's arguments as they are: no second copy", () => {
     const args = adoptParsedArguments(frozenTree());
     expect(snapshotJsonObject(args, "arguments")).toBe(args);
-    const call = snapshotToolCall({ type: "toolCall", id: "call-1", name: "work", arguments: args });
+    const call = snapshotToolCall({
+      type: "toolCall",
+      id: "call-1",
+      name: "work",
+      arguments: args,
+    });
     expect(call.arguments).toBe(args);
   });
 

@@ -216,6 +216,52 @@ function nestedAt(value: unknown, levels: number): unknown {
   return current;
 }
 
+describe("shared parts cost their size, not their paths", () => {
+  test("a DAG of 40 doublings (2^40 paths) is snapshotted and depth-checked at once, sharing kept", async () => {
+    let node: Record<string, unknown> = { leaf: "x" };
+    for (let level = 0; level < 40; level += 1) node = { a: node, b: node };
+    let seen: { a: unknown; b: unknown } | undefined;
+    const registry = new ToolRegistry([
+      defineTool({
+        name: "work",
+        description: "Does work.",
+        validate: (value) => {
+          seen = value as typeof seen;
+          return { ok: true, value };
+        },
+        execute: async () => "ran",
+      }),
+    ]);
+    await executeToolCall(registry, callWith(node), new AbortController().signal);
+    expect(seen?.a).toBe(seen?.b);
+  });
+
+  test("an object planted on Object.prototype is not part of a shared copy's height", async () => {
+    const shared = { leaf: 1 };
+    const planted = nest({}, 300);
+    Object.defineProperty(Object.prototype, "planted", {
+      value: planted,
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
+    try {
+      const { registry, seen } = probe();
+      const outcome = await rejectionOf(
+        executeToolCall(
+          registry,
+          callWith({ first: shared, second: nest(shared, 250) }),
+          new AbortController().signal,
+        ),
+      );
+      expect(outcome).toBeUndefined();
+      expect(seen).toHaveLength(1);
+    } finally {
+      delete (Object.prototype as { planted?: unknown }).planted;
+    }
+  });
+});
+
 describe("the argument budget measures any shape without recursion", () => {
   test("a 100,000-deep frozen chain is measured, not a RangeError", () => {
     let value: CourseJsonValue = [];
