@@ -9,6 +9,7 @@
 
 import { progress } from "./harness.ts";
 import { compareRow, type Row, runInfo, writeReport } from "./report.ts";
+import { argumentMemoryScenario } from "./scenario-argument-memory.ts";
 import { argumentsScenario } from "./scenario-arguments.ts";
 import { concurrencyScenario } from "./scenario-concurrency.ts";
 import { ordinaryScenario } from "./scenario-ordinary.ts";
@@ -55,6 +56,8 @@ rows.push(
 
 progress("scenario 6: a model's argument text");
 rows.push(...(await argumentsScenario()));
+progress("scenario 6: memory of a model's arguments");
+rows.push(...argumentMemoryScenario());
 
 const info = runInfo("toolbound bench (scenarios 1-4 and 6)", startedAt);
 writeReport(rows, info, process.argv.slice(2));
