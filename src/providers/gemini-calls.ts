@@ -7,7 +7,7 @@
 
 import { isNonBlankString, regExpTest, sealedRegExp } from "../../course/src/internal.ts";
 import { markLastCallCutOff, type RawToolCall } from "./raw-call.ts";
-import type { ResponseReader } from "./response-fields.ts";
+import { NO_ITEMS, type ResponseList, type ResponseReader } from "./response-fields.ts";
 
 /** The id given to the call at `index` (0-based, among the response's calls) when Gemini sent none. */
 export function generatedGeminiId(index: number): string {
@@ -26,8 +26,8 @@ export function isGeneratedGeminiId(id: string): boolean {
 function candidateParts(
   reader: ResponseReader,
   candidates: unknown,
-): { parts: unknown[]; path: string; finishReason: unknown } {
-  const none = { parts: [], path: "response", finishReason: undefined };
+): { parts: ResponseList; path: string; finishReason: unknown } {
+  const none = { parts: NO_ITEMS, path: "response", finishReason: undefined };
   // A blocked prompt has promptFeedback and no candidates.
   if (candidates === undefined || candidates === null) return none;
   const list = reader.elements(candidates, "response.candidates");
@@ -37,7 +37,7 @@ function candidateParts(
       `response.candidates must hold one candidate; found ${list.length} (with candidateCount > 1, pass the chosen candidate's content)`,
     );
   }
-  const candidate = reader.record(list[0], "response.candidates[0]");
+  const candidate = reader.record(list.at(0), "response.candidates[0]");
   const content = reader.field(candidate, "content", "response.candidates[0]");
   const finishReason = reader.field(candidate, "finishReason", "response.candidates[0]");
   // A candidate stopped for safety can come without content.
@@ -53,7 +53,7 @@ function candidateParts(
  * `gemini-call-<index>`, its index among the response's calls.
  */
 export function readGeminiCalls(reader: ResponseReader, response: unknown): RawToolCall[] {
-  let parts: unknown[];
+  let parts: ResponseList;
   let path: string;
   let finishReason: unknown;
   if (reader.isList(response)) {
@@ -86,7 +86,7 @@ export function readGeminiCalls(reader: ResponseReader, response: unknown): RawT
   const calls: RawToolCall[] = [];
   for (let index = 0; index < parts.length; index += 1) {
     const at = `${path}[${index}]`;
-    const part = reader.record(parts[index], at);
+    const part = reader.record(parts.at(index), at);
     const functionCall = reader.field(part, "functionCall", at);
     if (functionCall === undefined || functionCall === null) continue;
     const callPath = `${at}.functionCall`;
