@@ -61,7 +61,8 @@ export function readOpenAIChatCalls(reader: ResponseReader, response: unknown): 
       );
     }
     if (type !== "function") reader.fail(`${at}.type`, '"function"', type);
-    const id = reader.text(entry, "id", at);
+    // An OpenAI-compatible server may leave the id blank: the call gets one made up.
+    const id = reader.callId(entry, "id", at, "openai-call", calls.length);
     const fn = reader.record(reader.field(entry, "function", at), `${at}.function`);
     const name = reader.text(fn, "name", `${at}.function`);
     const text = reader.field(fn, "arguments", `${at}.function`);

@@ -45,7 +45,8 @@ export function readOpenAIResponsesCalls(reader: ResponseReader, response: unkno
       );
     }
     if (type !== "function_call") continue;
-    const id = reader.text(item, "call_id", at);
+    // An OpenAI-compatible server may leave the id blank: the call gets one made up.
+    const id = reader.callId(item, "call_id", at, "openai-call", calls.length);
     const name = reader.text(item, "name", at);
     const text = reader.field(item, "arguments", at);
     if (typeof text !== "string") reader.fail(`${at}.arguments`, "a string", text);

@@ -16,6 +16,7 @@ import {
   readOwnValue,
 } from "../../course/src/internal.ts";
 import { describeFound } from "./describe-found.ts";
+import { type InventedIdPrefix, inventedId } from "./invented-ids.ts";
 import type { RoundTripFormat } from "./round-trip-formats.ts";
 
 /**
@@ -101,6 +102,26 @@ export class ResponseReader {
       );
     }
     return { length, at: (index) => this.field(value, index, path) };
+  }
+
+  /**
+   * A call's id: the provider's own string, or, when it sent none (the field
+   * absent, null, empty or only white space), one made up for the call at
+   * `index` (see `invented-ids.ts`) so that one call without an id does not
+   * lose the whole turn. Anything but a string is the host's mistake.
+   */
+  callId(
+    target: object,
+    key: string,
+    path: string,
+    prefix: InventedIdPrefix,
+    index: number,
+  ): string {
+    const value = this.field(target, key, path);
+    if (value === undefined || value === null || value === "") return inventedId(prefix, index);
+    if (typeof value !== "string")
+      return this.fail(`${path}.${key}`, "a string when present", value);
+    return isNonBlankString(value) ? value : inventedId(prefix, index);
   }
 
   /** A non-blank string field (an id or a name). */
