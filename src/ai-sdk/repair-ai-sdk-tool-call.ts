@@ -5,20 +5,8 @@
  * quotes the whole text back into the next prompt.
  */
 
-import { MAX_PENDING_REPAIRS, PendingRepairs } from "../frameworks/pending-repairs.ts";
+import { PendingRepairs } from "../frameworks/pending-repairs.ts";
 import { parseToolArguments } from "../providers/argument-limits.ts";
-
-/**
- * The most repaired calls one bridged Tool holds for its `execute` at once
- * (1,000). A record is taken when its call runs; one whose call never runs (a
- * denied approval, a step aborted between parsing and running) stays, and
- * past this many the oldest is dropped (that call, should it still run, is
- * refused), so a long run cannot grow the records without end.
- *
- * @example
- * AI_SDK_MAX_PENDING_REPAIRS; // 1000
- */
-export const AI_SDK_MAX_PENDING_REPAIRS: number = MAX_PENDING_REPAIRS;
 
 /**
  * The bridged Tools of `toAiSdkTools`, the only ones the hook serves (every
@@ -109,7 +97,7 @@ function errorName(error: unknown): string | undefined {
  * from our parser (plain objects and arrays, depth-bounded), walked without
  * recursion.
  */
-function holdsPrototypeKey(value: unknown): boolean {
+export function holdsPrototypeKey(value: unknown): boolean {
   const pending: unknown[] = [value];
   while (pending.length > 0) {
     const node = pending.pop();
@@ -189,7 +177,10 @@ export async function repairAiSdkToolCall(options: RepairOptions): Promise<Model
   // Text our parser accepts is only ours to refuse when it holds what the SDK's parser refuses;
   // otherwise the parse error was a host's (a refinement's), and stays the SDK's to answer.
   if (parsed.ok && !holdsPrototypeKey(parsed.value)) return null;
-  const stand = aiSdkRepairs.hold(tool, parsed.ok ? AI_SDK_REFUSED_TEXT_REASON : parsed.reason);
+  const stand = await aiSdkRepairs.hold(
+    tool,
+    parsed.ok ? AI_SDK_REFUSED_TEXT_REASON : parsed.reason,
+  );
   if (stand === undefined) return null;
   // The same call (its id and provider metadata included), with the token as its input.
   return { ...(toolCall as ModelToolCall), input: stand };

@@ -14,7 +14,7 @@ import {
   ToolRegistry,
   toolCallWithInvalidArguments,
 } from "../../course/src/index.ts";
-import { takeRepair } from "../frameworks/pending-repairs.ts";
+import { checkAiSdkInput } from "./ai-sdk-input-check.ts";
 import {
   type AiSdkJsonSchema,
   type AiSdkTool,
@@ -145,8 +145,6 @@ function bridge(
   callOptions: ToolCallOptions | undefined,
   jsonSchema: AiSdkJsonSchema,
 ): AiSdkTool {
-  // The refusal reasons of the calls repairAiSdkToolCall repaired for this Tool, by token.
-  const repairs = new Map<string, string>();
   const execute = async (
     input: unknown,
     options: ExecutionOptions,
@@ -154,7 +152,10 @@ function bridge(
     // Each field read once: a getter could answer differently the second time.
     const { toolCallId, abortSignal } = options ?? {};
     const signal = abortSignal === undefined ? NO_SIGNAL : abortSignal;
-    const call = callFor(name, toolCallId, input, takeRepair(repairs, input));
+    // A repaired call (or one our input check replaced) is refused with the reason it carries.
+    const repaired = aiSdkRepairs.take(bridged, input);
+    const refused = repaired === undefined ? undefined : await repaired;
+    const call = callFor(name, toolCallId, input, refused);
     let result: CourseToolResultMessage;
     try {
       result = await executeToolCall(registry, call, signal as AbortSignal, callOptions);
@@ -172,14 +173,17 @@ function bridge(
     if (result.isError) throw new AiSdkToolResultError(result);
     return result.content;
   };
-  const bridged = Object.freeze({
+  const bridged: object = Object.freeze({
     description,
     // A mutable copy: the SDK and its providers may transform a schema; ours stays frozen.
-    inputSchema: jsonSchema(structuredClone(parameters ?? AI_SDK_EMPTY_OBJECT_SCHEMA) as object),
+    // The validate runs on every input the SDK parsed, before anything else sees it.
+    inputSchema: jsonSchema(structuredClone(parameters ?? AI_SDK_EMPTY_OBJECT_SCHEMA) as object, {
+      validate: checkAiSdkInput(() => bridged),
+    }),
     execute,
     toModelOutput,
   });
-  aiSdkRepairs.serve(bridged, repairs);
+  aiSdkRepairs.serve(bridged);
   return bridged as AiSdkTool;
 }
 
