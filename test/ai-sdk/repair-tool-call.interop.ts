@@ -147,10 +147,9 @@ describe.each(["generateText", "streamText"] as const satisfies readonly Loop[])
       });
       // The stand-in as the next prompt shows it, in the assistant's call.
       const assistant = first.calls[1]?.prompt.find((message) => message.role === "assistant");
-      const part = (assistant?.content as readonly { type: string; input?: unknown }[]).find(
-        (entry) => entry.type === "tool-call",
-      );
-      const token = (part?.input as Record<string, unknown>)[REPAIR_KEY];
+      const parts = (assistant?.content ?? []) as readonly { type: string; input?: unknown }[];
+      const part = parts.find((entry) => entry.type === "tool-call");
+      const token = ((part?.input ?? {}) as Record<string, unknown>)[REPAIR_KEY];
       expect(token).toMatch(/^[A-Za-z0-9_-]{43}:/);
       const replay = await runLoop(loop, tools, [call("call-2", { [REPAIR_KEY]: token })], {
         repairToolCall: repairAiSdkToolCall,
