@@ -13,7 +13,7 @@ import type { OpenAIAgentsModel } from "./openai-agents-module.ts";
 
 /**
  * The bridged Tools of `toOpenAIAgentsTools`, the only ones the wrapper
- * serves, each with the reasons our parser gave for its repaired calls.
+ * serves, each with the seal of the stand-ins of its repaired calls.
  */
 export const openAIAgentsRepairs = new PendingRepairs();
 

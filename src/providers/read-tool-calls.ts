@@ -156,14 +156,17 @@ function toCall(
  *   whose `input` is already parsed.
  * - `gemini`: a `GenerateContentResponse` with one candidate, that
  *   candidate's `content`, or its `parts`; `functionCall` parts, whose `args`
- *   are already parsed. A call without an id gets `gemini-call-<index>`, its
- *   0-based index among the response's calls.
+ *   are already parsed.
+ * A call without an id (Gemini's, or an OpenAI-compatible server's absent or
+ * blank one) gets one made up, `gemini-call-<index>-<token>` or
+ * `openai-call-<index>-<token>`: its 0-based index among the response's calls
+ * and a random token drawn once per process (see `toToolResultMessages`).
  *
  * Argument text is checked against `maxArgumentCharacters` (default
  * 1,000,000) and against what is left of `maxResponseArgumentCharacters`
  * (default 4,000,000 for the whole response) before it is read, then parsed
- * by a bounded parser (see `parseToolArguments`). Arguments that are not valid JSON, too long, too
- * deep, not an object, or that the provider says may be cut off (the turn
+ * by a bounded parser (see `parseToolArguments`). Arguments that are not
+ * valid JSON, too long, too deep, not an object, or that the provider says may be cut off (the turn
  * stopped at the output token limit: the last call is marked) come out as a
  * call made by `toolCallWithInvalidArguments`: the boundary answers it with a
  * linked, recoverable `TOOL_ARGUMENTS_INVALID` result whose message says why,
@@ -173,7 +176,8 @@ function toCall(
  * Fields are read once each, as own fields (an SDK class's prototype getters
  * never run). Throws:
  * - a TypeError, naming the format, the path and what was found, for anything
- *   that is not a response of `format` (the host's mistake), including
+ *   that is not a response of `format` (the host's mistake), an array of more
+ *   than 100,000 items (refused by its count before any item is read), including
  *   features this reader does not take: several choices or candidates,
  *   OpenAI's legacy `function_call`, custom tool calls, namespaced calls;
  *   also for an unknown format or bad options;
