@@ -182,12 +182,13 @@ interface MeasureFrame {
   readonly start: number;
 }
 
-/** The text length of a primitive JSON value, or anything above `stopAbove` once it is exceeded. */
+/**
+ * The text length of a primitive JSON value, or anything above `stopAbove`
+ * once it is exceeded. `null`, booleans and finite numbers are written as
+ * `String` writes them (`-0` as `0`).
+ */
 function primitiveTextLength(node: CourseJsonValue, stopAbove: number): number {
-  if (node === null) return 4;
-  if (typeof node === "string") return stringTextLength(node, stopAbove);
-  if (typeof node === "number") return `${node}`.length;
-  return node ? 4 : 5;
+  return typeof node === "string" ? stringTextLength(node, stopAbove) : `${node}`.length;
 }
 
 /**
@@ -207,7 +208,6 @@ export function jsonTextExceeds(value: CourseJsonValue, limit: number): boolean 
  * size, not its paths.
  */
 export function jsonTextLength(value: CourseJsonValue, limit: number): number {
-  if (typeof value !== "object" || value === null) return primitiveTextLength(value, limit);
   const lengths = new NativeMap<object, number>();
   const stack: MeasureFrame[] = [];
   let total = 0;

@@ -170,17 +170,12 @@ class JsonSnapshot {
       const known = mapGet(heights, node);
       if (known !== undefined) return known;
       const children: object[] = [];
-      const add = (child: unknown): void => {
+      // Arrays and objects alike: a copy has no holes, and a key planted on a prototype
+      // (enumerable, so for…in yields it) is not the copy's own.
+      for (const key in node) {
+        if (!hasOwn(node, key)) continue;
+        const child = (node as { readonly [key: string]: unknown })[key];
         if (typeof child === "object" && child !== null) children[children.length] = child;
-      };
-      if (isArray(node)) {
-        const list = node as readonly unknown[];
-        for (let index = 0; index < list.length; index += 1) add(list[index]);
-      } else {
-        for (const key in node) {
-          // Planted enumerable keys of Object.prototype are not the copy's.
-          if (hasOwn(node, key)) add((node as { readonly [key: string]: unknown })[key]);
-        }
       }
       stack[stack.length] = { node, children, next: 0, tallest: 0 };
       return undefined;

@@ -56,28 +56,26 @@ function report(spill: SpillSettings, error: unknown, info: OutputSpillInfo): vo
   }
 }
 
-// The classes of characters a reference may not hold, by Unicode property, as the engine's
-// tables define them (sealed: a patched RegExp.prototype.exec decides nothing here).
-// Controls (Cc: U+0000-001F, U+007F-009F), such as a line feed, could end the marker early.
-const CONTROL = sealedRegExp(/\p{Cc}/u);
-// Line and paragraph separators (Zl, Zp) could too.
-const SEPARATOR = sealedRegExp(/[\p{Zl}\p{Zp}]/u);
-// Format characters (Cf) are invisible. They include every Bidi_Control character
-// (U+061C, U+200E, U+200F, U+202A-202E, U+2066-2069), which can reorder what the model reads
-// around it, and the zero-width ones (U+200B-200D, U+2060, U+FEFF, ...), which can hide text.
-const FORMAT = sealedRegExp(/\p{Cf}/u);
-// Opening and closing punctuation (Ps, Pe): the marker's own ] and [, and every other
-// bracket, parenthesis or brace that could pose as them (the full-width ［ ］ among them).
-const BRACKET = sealedRegExp(/[\p{Ps}\p{Pe}]/u);
-// Blank: nothing but white space and characters that are not drawn (default ignorable).
-const BLANK = sealedRegExp(/^[\p{White_Space}\p{Default_Ignorable_Code_Point}]*$/u);
-
 /** Why a reference cannot be named in a marker, or undefined when it can. */
 function referenceProblem(reference: string): string | undefined {
   if (reference.length === 0) return "the spill reference is empty";
   if (reference.length > MAX_SPILL_REFERENCE_CHARACTERS) {
     return `the spill reference is longer than ${MAX_SPILL_REFERENCE_CHARACTERS} characters`;
   }
+  // The classes of characters a reference may not hold, by Unicode property, as the engine's
+  // tables define them (sealed: a patched RegExp.prototype.exec decides nothing here). Made
+  // here, not at load: a reference is checked once per spill, and rarely.
+  // Controls (Cc: U+0000-001F, U+007F-009F), such as a line feed, could end the marker early.
+  const control = sealedRegExp(/\p{Cc}/u);
+  // Line and paragraph separators (Zl, Zp) could too.
+  const separator = sealedRegExp(/[\p{Zl}\p{Zp}]/u);
+  // Format characters (Cf) are invisible. They include every Bidi_Control character
+  // (U+061C, U+200E, U+200F, U+202A-202E, U+2066-2069), which can reorder what the model
+  // reads around it, and the zero-width ones (U+200B-200D, U+2060, U+FEFF, ...).
+  const format = sealedRegExp(/\p{Cf}/u);
+  // Opening and closing punctuation (Ps, Pe): the marker's own ] and [, and every other
+  // bracket, parenthesis or brace that could pose as them (the full-width ［ ］ among them).
+  const bracket = sealedRegExp(/[\p{Ps}\p{Pe}]/u);
   // One code point at a time: the first that may not be named decides the reason.
   for (let index = 0; index < reference.length; index += 1) {
     const unit = stringCharCodeAt(reference, index);
@@ -90,17 +88,19 @@ function referenceProblem(reference: string): string | undefined {
       return "the spill reference has a lone surrogate";
     }
     const point = stringSlice(reference, index, end);
-    if (regExpTest(CONTROL, point)) return "the spill reference contains a control character";
-    if (regExpTest(SEPARATOR, point)) {
+    if (regExpTest(control, point)) return "the spill reference contains a control character";
+    if (regExpTest(separator, point)) {
       return "the spill reference contains a line or paragraph separator";
     }
-    if (regExpTest(FORMAT, point)) {
+    if (regExpTest(format, point)) {
       return "the spill reference contains a format character (a direction mark or control, a zero-width or other invisible character)";
     }
-    if (regExpTest(BRACKET, point)) return "the spill reference contains a bracket";
+    if (regExpTest(bracket, point)) return "the spill reference contains a bracket";
     index = end - 1;
   }
-  return regExpTest(BLANK, reference) ? "the spill reference is blank" : undefined;
+  // Blank: nothing but white space and characters that are not drawn (default ignorable).
+  const blank = sealedRegExp(/^[\p{White_Space}\p{Default_Ignorable_Code_Point}]*$/u);
+  return regExpTest(blank, reference) ? "the spill reference is blank" : undefined;
 }
 
 /**

@@ -216,6 +216,51 @@ function nestedAt(value: unknown, levels: number): unknown {
   return current;
 }
 
+describe("a reused copy's height counts every child, in any order", () => {
+  /** Arguments that hold `shared` near the top, then again under `wrap` arrays. */
+  const reusedUnder = (shared: unknown, wrap: number, before: Record<string, unknown> = {}) => ({
+    ...before,
+    first: shared,
+    second: nest(shared, wrap),
+  });
+
+  async function outcome(args: unknown) {
+    const { registry, seen } = probe();
+    const thrown = await rejectionOf(
+      executeToolCall(registry, callWith(args), new AbortController().signal),
+    );
+    return { accepted: thrown === undefined, seen };
+  }
+
+  test.each([
+    // shared nests 102 levels whatever the order of its children: under 160 arrays, 262 in all.
+    ["its tallest child first, shorter ones after", () => ({ tall: nest({}, 100), a: {}, b: [] })],
+    ["its tallest child last", () => ({ a: {}, b: [], tall: nest({}, 100) })],
+    ["its tallest child between two short ones", () => ({ a: {}, tall: nest({}, 100), b: {} })],
+  ])("%s: refused where its deepest level would pass the limit", async (_label, make) => {
+    const shared = make();
+    expect(heightOf(shared)).toBe(102);
+    expect((await outcome(reusedUnder(shared, 160))).accepted).toBe(false);
+    expect((await outcome(reusedUnder(shared, 153))).accepted).toBe(true);
+  });
+
+  test("a short child already measured does not lower the height of one measured later", async () => {
+    // x is reused (and measured, 1 level) before holder is; holder's tall child still counts.
+    const x = {};
+    const holder = { a: {}, tall: nest({}, 100), b: {}, x };
+    const args = { x, again: x, holder, moreHolder: nest(holder, 160) };
+    expect((await outcome(args)).accepted).toBe(false);
+  });
+
+  test("a null value nests nothing: a shared object holding null is 1 level", async () => {
+    const shared = { a: null, b: [null] };
+    // It nests 2 levels (its array); reused under 253 arrays its deepest level is the 256th.
+    expect((await outcome(reusedUnder(shared, 253))).accepted).toBe(true);
+    expect((await outcome(reusedUnder({ a: null }, 254))).accepted).toBe(true);
+    expect((await outcome(reusedUnder({ a: null }, 255))).accepted).toBe(false);
+  });
+});
+
 describe("shared parts cost their size, not their paths", () => {
   test("a DAG of 40 doublings (2^40 paths) is snapshotted and depth-checked at once, sharing kept", async () => {
     let node: Record<string, unknown> = { leaf: "x" };

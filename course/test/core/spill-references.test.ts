@@ -109,6 +109,23 @@ describe("opening and closing punctuation (Ps, Pe): every bracket the marker cou
   });
 });
 
+describe("surrogates: pairs are characters, a half alone is refused", () => {
+  test.each([
+    ["the first pair (U+10000)", "a\ud800\udc00b", true],
+    ["a pair with the last low half (U+103FF)", "a\ud800\udfffb", true],
+    ["the last pair (U+10FFFF)", "a\udbff\udfffb", true],
+    ["a high half before a character past the low halves", "a\ud800\ue000", false],
+    ["a high half before a letter", "a\udbffx", false],
+    ["a high half at the end", "ab\ud800", false],
+    ["the first low half alone", "a\udc00b", false],
+    ["the last low half alone", "a\udfffb", false],
+  ])("%s: named %s", async (_label, reference, accepted) => {
+    const seen = await named(reference);
+    expect(seen.named).toBe(accepted);
+    expect(seen.messages).toEqual(accepted ? [] : ["the spill reference has a lone surrogate"]);
+  });
+});
+
 describe("blank: nothing but white space and default-ignorable characters", () => {
   test.each([
     ["spaces", "   "],
