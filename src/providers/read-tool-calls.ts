@@ -131,8 +131,8 @@ function toCall(
   }
   const parsed = parseArgumentText(text, limits);
   if (!parsed.ok) return toolCallWithInvalidArguments({ id, name }, parsed.reason);
-  // Parsed text is plain data within the core's limits, so the snapshot only copies and
-  // freezes it; were it ever to refuse, the model would still get an answer, not a throw.
+  // Parsed text is frozen plain data the core adopted, so the snapshot takes it as it is;
+  // were it ever to refuse, the model would still get an answer, not a throw.
   try {
     return snapshotToolCall({ type: "toolCall", id, name, arguments: parsed.value });
   } catch (thrown) {
