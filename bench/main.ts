@@ -10,6 +10,7 @@
 
 import { progress } from "./harness.ts";
 import { compareRow, type Row, runInfo, writeReport } from "./report.ts";
+import { argumentMemoryScenario } from "./scenario-argument-memory.ts";
 import { argumentsScenario } from "./scenario-arguments.ts";
 import { concurrencyScenario } from "./scenario-concurrency.ts";
 import { ordinaryScenario } from "./scenario-ordinary.ts";
@@ -68,6 +69,8 @@ rows.push(
 
 progress("scenario 6: a model's argument text");
 rows.push(...(await argumentsScenario()));
+progress("scenario 6: memory of a model's arguments");
+rows.push(...argumentMemoryScenario());
 progress("scenario 9: what the model reads (text and parts)");
 rows.push(...(await partsScenario()));
 progress("scenario 10: tracing");

@@ -26,7 +26,15 @@ export type {
 export { CALL_OBSERVER_WARNING } from "./call-observer.js";
 // Call options as the core reads them, and the rules they share with rounds.
 export type { CallOptions } from "./call-options.js";
-export { deadlineRule, isDeadline, jsonTextExceeds, readCallOptions } from "./call-options.js";
+export {
+  deadlineRule,
+  isDeadline,
+  jsonTextExceeds,
+  jsonTextLength,
+  readCallOptions,
+} from "./call-options.js";
+// Arguments the library's own text parser built, taken by the snapshot as they are.
+export { adoptParsedArguments } from "./call-snapshot.js";
 // Container classification of the serializer (plain object, array or exotic).
 export type { ContainerKind } from "./containers.js";
 export { containerKind } from "./containers.js";
@@ -46,6 +54,7 @@ export {
   emitWarning,
   freeze,
   getOwnPropertyDescriptor,
+  getPrototypeOf,
   hasOwn,
   isArray,
   isFrozen,

@@ -57,6 +57,7 @@ export const hasOwn: (target: object, key: PropertyKey) => boolean = uncurryThis
 );
 export const ObjectPrototype: object = Object.prototype;
 export const ArrayPrototype: object = Array.prototype;
+export const NativeArray = Array;
 export const NativeTypeError = TypeError;
 export const NativeBigInt = BigInt;
 export const NativeError = Error;

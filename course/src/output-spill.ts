@@ -15,7 +15,10 @@ import {
   freeze,
   isNativePromise,
   NativeError,
+  regExpTest,
+  sealedRegExp,
   stringCharCodeAt,
+  stringSlice,
 } from "./intrinsics.js";
 import { codePointCount } from "./json-text.js";
 import { observe } from "./outcomes.js";
@@ -72,34 +75,45 @@ function referenceProblem(reference: string): string | undefined {
   if (reference.length > MAX_SPILL_REFERENCE_CHARACTERS) {
     return `the spill reference is longer than ${MAX_SPILL_REFERENCE_CHARACTERS} characters`;
   }
-  let blank = true;
+  // The classes of characters a reference may not hold, by Unicode property, as the engine's
+  // tables define them (sealed: a patched RegExp.prototype.exec decides nothing here). Made
+  // here, not at load: a reference is checked once per spill, and rarely.
+  // Controls (Cc: U+0000-001F, U+007F-009F), such as a line feed, could end the marker early.
+  const control = sealedRegExp(/\p{Cc}/u);
+  // Line and paragraph separators (Zl, Zp) could too.
+  const separator = sealedRegExp(/[\p{Zl}\p{Zp}]/u);
+  // Format characters (Cf) are invisible. They include every Bidi_Control character
+  // (U+061C, U+200E, U+200F, U+202A-202E, U+2066-2069), which can reorder what the model
+  // reads around it, and the zero-width ones (U+200B-200D, U+2060, U+FEFF, ...).
+  const format = sealedRegExp(/\p{Cf}/u);
+  // Opening and closing punctuation (Ps, Pe): the marker's own ] and [, and every other
+  // bracket, parenthesis or brace that could pose as them (the full-width ［ ］ among them).
+  const bracket = sealedRegExp(/[\p{Ps}\p{Pe}]/u);
+  // One code point at a time: the first that may not be named decides the reason.
   for (let index = 0; index < reference.length; index += 1) {
     const unit = stringCharCodeAt(reference, index);
-    // A control character (a line feed, say) could make the marker look like more than a marker.
-    if (unit < 0x20 || (unit >= 0x7f && unit <= 0x9f)) {
-      return "the spill reference contains a control character";
-    }
-    // So could a line or paragraph separator, a direction override, or a bracket of its own.
-    if (
-      unit === 0x2028 ||
-      unit === 0x2029 ||
-      (unit >= 0x202a && unit <= 0x202e) ||
-      (unit >= 0x2066 && unit <= 0x2069) ||
-      unit === 0x5b ||
-      unit === 0x5d
-    ) {
-      return "the spill reference contains a separator, a direction control or a bracket";
-    }
+    let end = index + 1;
     if (unit >= 0xd800 && unit <= 0xdbff) {
       const next = stringCharCodeAt(reference, index + 1);
       if (!(next >= 0xdc00 && next <= 0xdfff)) return "the spill reference has a lone surrogate";
-      index += 1;
+      end = index + 2;
     } else if (unit >= 0xdc00 && unit <= 0xdfff) {
       return "the spill reference has a lone surrogate";
     }
-    if (unit !== 0x20) blank = false;
+    const point = stringSlice(reference, index, end);
+    if (regExpTest(control, point)) return "the spill reference contains a control character";
+    if (regExpTest(separator, point)) {
+      return "the spill reference contains a line or paragraph separator";
+    }
+    if (regExpTest(format, point)) {
+      return "the spill reference contains a format character (a direction mark or control, a zero-width or other invisible character)";
+    }
+    if (regExpTest(bracket, point)) return "the spill reference contains a bracket";
+    index = end - 1;
   }
-  return blank ? "the spill reference is blank" : undefined;
+  // Blank: nothing but white space and characters that are not drawn (default ignorable).
+  const blank = sealedRegExp(/^[\p{White_Space}\p{Default_Ignorable_Code_Point}]*$/u);
+  return regExpTest(blank, reference) ? "the spill reference is blank" : undefined;
 }
 
 /**

@@ -16,8 +16,8 @@ import {
   toolCallWithInvalidArguments,
 } from "../../course/src/index.ts";
 import { isProxy, snapshotWithFormat } from "../../course/src/internal.ts";
-import { takeRepair } from "../frameworks/pending-repairs.ts";
 import { readResultParts } from "../providers/result-parts.ts";
+import { checkAiSdkInput } from "./ai-sdk-input-check.ts";
 import {
   type AiSdkJsonSchema,
   type AiSdkTool,
@@ -196,8 +196,6 @@ function bridge(
   callOptions: ToolCallOptions | undefined,
   jsonSchema: AiSdkJsonSchema,
 ): AiSdkTool {
-  // The refusal reasons of the calls repairAiSdkToolCall repaired for this Tool, by token.
-  const repairs = new Map<string, string>();
   const execute = async (
     input: unknown,
     options: ExecutionOptions,
@@ -205,7 +203,10 @@ function bridge(
     // Each field read once: a getter could answer differently the second time.
     const { toolCallId, abortSignal } = options ?? {};
     const signal = abortSignal === undefined ? NO_SIGNAL : abortSignal;
-    const call = callFor(name, toolCallId, input, takeRepair(repairs, input));
+    // A repaired call (or one our input check replaced) is refused with the reason it carries.
+    const repaired = aiSdkRepairs.take(bridged, input);
+    const refused = repaired === undefined ? undefined : await repaired;
+    const call = callFor(name, toolCallId, input, refused);
     let result: CourseToolResultMessage;
     try {
       result = await executeToolCall(registry, call, signal as AbortSignal, callOptions);
@@ -224,14 +225,17 @@ function bridge(
     // A result with parts is handed on whole; toModelOutput sends its parts.
     return result.parts === undefined ? result.content : result;
   };
-  const bridged = Object.freeze({
+  const bridged: object = Object.freeze({
     description,
     // A mutable copy: the SDK and its providers may transform a schema; ours stays frozen.
-    inputSchema: jsonSchema(structuredClone(parameters ?? AI_SDK_EMPTY_OBJECT_SCHEMA) as object),
+    // The validate runs on every input the SDK parsed, before anything else sees it.
+    inputSchema: jsonSchema(structuredClone(parameters ?? AI_SDK_EMPTY_OBJECT_SCHEMA) as object, {
+      validate: checkAiSdkInput(() => bridged),
+    }),
     execute,
     toModelOutput,
   });
-  aiSdkRepairs.serve(bridged, repairs);
+  aiSdkRepairs.serve(bridged);
   return bridged as AiSdkTool;
 }
 

@@ -17,7 +17,6 @@ import {
   toolCallWithInvalidArguments,
 } from "../../course/src/index.ts";
 import { snapshotWithFormat } from "../../course/src/internal.ts";
-import { takeRepair } from "../frameworks/pending-repairs.ts";
 import { partLine } from "../providers/result-parts.ts";
 import { dropNullOptionals, SchemaToolError, toOpenAIStrictSchema } from "../schema/index.ts";
 import {
@@ -127,14 +126,13 @@ function bridge(
   const schema = parameters ?? OPENAI_AGENTS_EMPTY_OBJECT_SCHEMA;
   const strictSchema = wantStrict ? strictSchemaOf(schema, name) : undefined;
   const strict = strictSchema !== undefined;
-  // The refusal reasons of the calls repairOpenAIAgentsModel repaired for this Tool, by token.
-  const repairs = new Map<string, string>();
   const execute = async (input: unknown, _context: unknown, details?: CallDetails) => {
     // Each field read once: a getter could answer differently the second time.
     const { toolCall, signal } = details ?? {};
     const callId = toolCall?.callId;
-    // A repaired call is refused, never run on its stand-in input.
-    const refused = takeRepair(repairs, input);
+    // A repaired call is refused with the reason its stand-in carries, never run on it.
+    const repaired = openAIAgentsRepairs.take(made, input);
+    const refused = repaired === undefined ? undefined : await repaired;
     // Strict mode makes every field required: the model sends null for one it leaves out.
     const call =
       refused === undefined
@@ -165,7 +163,7 @@ function bridge(
     // malformed call) fails the run instead of becoming the SDK's generic error text.
     errorFunction: null,
   } as Parameters<OpenAIAgentsToolFactory>[0]) as OpenAIAgentsFunctionTool;
-  openAIAgentsRepairs.serve(made, repairs);
+  openAIAgentsRepairs.serve(made);
   return made;
 }
 

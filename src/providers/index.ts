@@ -24,7 +24,7 @@ export type {
   OpenAIResponsesOutputItem,
 } from "./part-items.ts";
 export type { ReadToolCallsOptions } from "./read-tool-calls.ts";
-export { readToolCalls } from "./read-tool-calls.ts";
+export { PROVIDER_RESPONSE_ARGUMENTS_MAX_CHARACTERS, readToolCalls } from "./read-tool-calls.ts";
 export type { RoundTripFormat } from "./round-trip-formats.ts";
 export type {
   AnthropicToolResultBlock,

@@ -19,9 +19,11 @@ import {
   mapSet,
   NativeMap,
   NativeTypeError,
+  stringCharCodeAt,
+  stringSlice,
 } from "../../course/src/internal.ts";
 import { describeFound } from "./describe-found.ts";
-import { isGeneratedGeminiId } from "./gemini-calls.ts";
+import { isInventedId } from "./invented-ids.ts";
 import { addData } from "./own-data.ts";
 import {
   type AnthropicToolResultContent,
@@ -210,16 +212,41 @@ class ResultReader {
   }
 }
 
+/**
+ * The longest Tool name a Gemini `functionResponse` echoes, in UTF-16 code
+ * units: 64, Gemini's own limit for a function name, so a longer name is one
+ * the model made up.
+ */
+export const GEMINI_RESPONSE_NAME_MAX_CHARACTERS = 64;
+
+/** The name a Gemini answer carries: the Tool's name, or its first 64 code units, never half a pair. */
+function geminiName(name: string): string {
+  if (name.length <= GEMINI_RESPONSE_NAME_MAX_CHARACTERS) return name;
+  // A made-up name of a megabyte must not travel back whole in every later request.
+  const last = stringCharCodeAt(name, GEMINI_RESPONSE_NAME_MAX_CHARACTERS - 1);
+  const end =
+    last >= 0xd800 && last <= 0xdbff
+      ? GEMINI_RESPONSE_NAME_MAX_CHARACTERS - 1
+      : GEMINI_RESPONSE_NAME_MAX_CHARACTERS;
+  return stringSlice(name, 0, end);
+}
+
+/** The id an OpenAI format answers with: the call's, or "" for one readToolCalls made up for a blank id. */
+function openAIId(result: CheckedResult): string {
+  return isInventedId(result.toolCallId) ? "" : result.toolCallId;
+}
+
 function geminiPart(result: CheckedResult): GeminiFunctionResponsePart {
   const response: GeminiFunctionResponseBody = freeze(
     result.isError ? { error: result.content } : { output: result.content },
   );
+  const name = geminiName(result.toolName);
   // An id readToolCalls made up is not Gemini's: Gemini pairs such answers with calls by order.
   const blobs = result.parts === undefined ? [] : geminiParts(result.parts);
   const withParts = blobs.length === 0 ? {} : { parts: blobs };
-  const functionResponse = isGeneratedGeminiId(result.toolCallId)
-    ? freeze({ name: result.toolName, response, ...withParts })
-    : freeze({ id: result.toolCallId, name: result.toolName, response, ...withParts });
+  const functionResponse = isInventedId(result.toolCallId)
+    ? freeze({ name, response, ...withParts })
+    : freeze({ id: result.toolCallId, name, response, ...withParts });
   return freeze({ functionResponse });
 }
 
@@ -237,7 +264,7 @@ function frozenList<T>(items: readonly CheckedResult[], make: (result: CheckedRe
  */
 function chatMessages(checked: readonly CheckedResult[]): ToolResultMessageShapes["openai-chat"][] {
   const messages: ToolResultMessageShapes["openai-chat"][] = frozenList(checked, (result) =>
-    freeze({ role: "tool" as const, tool_call_id: result.toolCallId, content: result.content }),
+    freeze({ role: "tool" as const, tool_call_id: openAIId(result), content: result.content }),
   );
   const attachments: OpenAIChatAttachmentPart[] = [];
   for (let index = 0; index < checked.length; index += 1) {
@@ -267,13 +294,19 @@ function chatMessages(checked: readonly CheckedResult[]): ToolResultMessageShape
  * frozen array of frozen items; spread it after the assistant turn:
  * - `openai-chat`: one `{ role: "tool", tool_call_id, content }` per result;
  * - `openai-responses`: one `{ type: "function_call_output", call_id, output }` per result;
+ *   for a call whose id the server left blank (`readToolCalls` made one up),
+ *   the id is written blank again (`""`);
  * - `anthropic`: one user message, `{ role: "user", content: [...] }`, with a
  *   `{ type: "tool_result", tool_use_id, content, is_error }` block per result;
  * - `gemini`: one user content, `{ role: "user", parts: [...] }`, with a
  *   `{ functionResponse: { id, name, response } }` part per result, where
  *   `response` is `{ output: content }`, or `{ error: content }` for an error
  *   result. `id` is left out for an id `readToolCalls` made up
- *   (`gemini-call-<index>`), which Gemini never issued.
+ *   (`gemini-call-<index>-<token>`), which Gemini never issued; an id Gemini
+ *   sent goes back whatever it looks like. `name` is the Tool name, cut to
+ *   its first 64 UTF-16 code units (never half a surrogate pair): Gemini's
+ *   own limit, so only a name the model made up is ever cut.
+ * The other formats carry no name, only the call's id.
  * No results answer an empty array, for every format.
  *
  * A result with `parts` (from `toolContent`) carries them natively:
@@ -317,7 +350,7 @@ export function toToolResultMessages<Format extends RoundTripFormat>(
       items = frozenList(checked, (result) =>
         freeze({
           type: "function_call_output" as const,
-          call_id: result.toolCallId,
+          call_id: openAIId(result),
           output: result.parts === undefined ? result.content : responsesOutput(result.parts),
         }),
       );

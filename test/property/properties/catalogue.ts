@@ -32,6 +32,7 @@ import {
   serializerContainsHostileOutput,
   serializerMatchesEngineJson,
 } from "./serializer-properties.ts";
+import { sharedArgumentsAreDepthCheckedWhereTheyAppear } from "./shared-argument-properties.ts";
 
 /** One property: its stable name, how to build it, and how hard to run it. */
 export interface CataloguedProperty {
@@ -144,6 +145,12 @@ export const PROPERTIES: readonly CataloguedProperty[] = [
     build: argumentBudgetMatchesCompactJson,
     testRuns: 600,
     fuzzWeight: 1,
+  },
+  {
+    name: "shared-arguments-are-depth-checked-where-they-appear",
+    build: sharedArgumentsAreDepthCheckedWhereTheyAppear,
+    testRuns: 300,
+    fuzzWeight: 0.5,
   },
   {
     name: "argument-text-only-runs-when-valid",
