@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: runs scenarios 1 to 4 (2 and 3 also under raised output
- * budgets), 6, 9 (text and parts) and 10 (tracing) on this Node.js and prints the table on stdout (see
+ * budgets), 6, 9 (text and parts), 10 (tracing) and 13 (retained memory) on this Node.js and prints the table on stdout (see
  * `writeReport` for `--json` and `--json=<path>`); progress goes to stderr.
  * Scenario 5, the comparison with Pi, needs Node.js 22 and runs with
  * `npm run bench:pi`; scenarios 7 and 8, the AI SDK and OpenAI Agents, with
@@ -18,6 +18,7 @@ import { overheadScenario } from "./scenario-overhead.ts";
 import { partsScenario } from "./scenario-parts.ts";
 import { pathologicalScenario } from "./scenario-pathological.ts";
 import { pathologicalBudgetScenario } from "./scenario-pathological-budget.ts";
+import { retainedMemoryScenario } from "./scenario-retained-memory.ts";
 import { tracingScenario } from "./scenario-tracing.ts";
 
 const startedAt = performance.now();
@@ -75,6 +76,8 @@ progress("scenario 9: what the model reads (text and parts)");
 rows.push(...(await partsScenario()));
 progress("scenario 10: tracing");
 rows.push(...(await tracingScenario()));
+progress("scenario 13: retained memory");
+rows.push(...retainedMemoryScenario());
 
-const info = runInfo("toolbound bench (scenarios 1-4, 6, 9 and 10)", startedAt);
+const info = runInfo("toolbound bench (scenarios 1-4, 6, 9, 10 and 13)", startedAt);
 writeReport(rows, info, process.argv.slice(2));

@@ -1,7 +1,8 @@
 /**
  * One memory measurement, in a process of its own (started by
- * `scenario-argument-memory.ts` with `--expose-gc`): builds the argument text
- * of a shape, collects the garbage, runs one subject once while V8's GC
+ * `scenario-argument-memory.ts` or `scenario-retained-memory.ts` with
+ * `--expose-gc`): builds the argument text of a shape (or sets up a subject of
+ * `retained-subjects.ts`), collects the garbage, runs one subject once while V8's GC
  * profiler records every collection, and prints `{ peak, retained }` in bytes
  * on stdout. `peak` is the most heap in use at any moment of the run (before
  * each collection, and at its end) above what was in use before it;
@@ -12,12 +13,14 @@
 import { GCProfiler } from "node:v8";
 import { readToolCalls } from "../src/providers/index.ts";
 import { argumentText, type MemoryShape, type MemorySubject } from "./memory-shapes.ts";
+import { isRetainedSubject, prepareRetained } from "./retained-subjects.ts";
 
-const [subject, shape] = process.argv.slice(2) as [MemorySubject, MemoryShape];
+const [subject, shape] = process.argv.slice(2) as [MemorySubject | string, MemoryShape];
 const collect = (globalThis as { gc?: () => void }).gc;
 if (collect === undefined) throw new Error("the memory child needs --expose-gc");
 
-const text = argumentText(shape);
+const retainedRun = isRetainedSubject(subject) ? await prepareRetained(subject) : undefined;
+const text = retainedRun === undefined ? argumentText(shape) : "";
 const calls = subject === "ours-response" || subject === "JSON.parse-response" ? 16 : 1;
 const texts = Array.from({ length: calls }, () => text);
 const chatMessage = {
@@ -44,6 +47,7 @@ const before = process.memoryUsage().heapUsed;
 const profiler = new GCProfiler();
 profiler.start();
 let kept: unknown;
+if (retainedRun !== undefined) kept = await retainedRun();
 switch (subject) {
   case "JSON.parse":
     kept = JSON.parse(text);

@@ -117,6 +117,41 @@ export function ordinaryFourKb(): object {
 }
 
 /**
+ * Ordinary argument text of about `characters` characters (never more): a
+ * batch of documents a model hands a Tool to store, each with a title, a body
+ * of a few sentences, tags, a score, a flag, a nested author and a null; the
+ * mix of strings, numbers, literals, small objects and short arrays that real
+ * arguments have. Deterministic, like every value here.
+ *
+ * @example
+ * ordinaryArgumentText(100_000).length; // a little under 100,000
+ */
+export function ordinaryArgumentText(characters: number): string {
+  const next = seededRandom(3);
+  const documents: object[] = [];
+  const head = '{"collection":"articles","overwrite":false,"documents":[';
+  let length = head.length + 2;
+  for (let id = 1; ; id += 1) {
+    const document = {
+      id: `doc-${id}`,
+      title: sentence(next, 5),
+      body: sentence(next, 40),
+      tags: [sentence(next, 1), sentence(next, 1), sentence(next, 1)],
+      score: Math.round(next() * 10_000) / 100,
+      views: Math.floor(next() * 100_000),
+      published: next() < 0.5,
+      author: { name: sentence(next, 2), team: sentence(next, 1) },
+      expires: null,
+    };
+    const added = JSON.stringify(document).length + (documents.length === 0 ? 0 : 1);
+    if (length + added > characters) break;
+    documents.push(document);
+    length += added;
+  }
+  return JSON.stringify({ collection: "articles", overwrite: false, documents });
+}
+
+/**
  * An array of small records `{ id, name, active }`; 100 of them make an
  * ordinary output, 100,000 a pathological one.
  *

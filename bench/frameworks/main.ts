@@ -144,7 +144,7 @@ async function scenario(loop: Loop): Promise<Row[]> {
         (at) => at("ours: full step"),
         (at) => at("native: full step"),
       ),
-      target: atMost(1.25),
+      target: atMost(1.1),
     }),
     compareRow({
       id: `${loop.id}'`,

@@ -18,7 +18,7 @@
  * reads the model's text before the SDK does.
  */
 
-import { isArray, isProxy } from "../../course/src/internal.ts";
+import { hasOwn, isArray, isProxy } from "../../course/src/internal.ts";
 import { REPAIR_KEY } from "../frameworks/pending-repairs.ts";
 import {
   PROVIDER_ARGUMENTS_MAX_CHARACTERS,
@@ -56,7 +56,8 @@ export function inputRefusal(value: unknown): string | undefined {
   }
   // Only host code can hand the SDK a Proxy; our boundary refuses it without running a trap.
   if (isProxy(value)) return undefined;
-  if (Object.getOwnPropertyDescriptor(value, REPAIR_KEY) !== undefined) return undefined;
+  // Own-key check on a non-Proxy: runs nothing, and allocates no descriptor per call.
+  if (hasOwn(value, REPAIR_KEY)) return undefined;
   const measured = measureArgumentValue(value, LIMITS.maxDepth, LIMITS.maxCharacters);
   if (measured.fault === undefined) return undefined;
   return describeValueFault(

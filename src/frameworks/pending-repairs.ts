@@ -22,7 +22,7 @@
  * with more repaired calls than the cap lost the first ones' reasons.
  */
 
-import { isProxy } from "../../course/src/internal.ts";
+import { hasOwn, isProxy } from "../../course/src/internal.ts";
 
 /**
  * The argument key a repaired call carries its stand-in under. An arguments
@@ -139,6 +139,8 @@ export class PendingRepairs {
     if (typeof input !== "object" || input === null || Array.isArray(input) || isProxy(input)) {
       return undefined;
     }
+    // Every call asks: most inputs have no such key, and an own-key check allocates nothing.
+    if (!hasOwn(input, REPAIR_KEY)) return undefined;
     // Read once, as a descriptor: a getter is never run.
     const descriptor = Object.getOwnPropertyDescriptor(input, REPAIR_KEY);
     if (descriptor === undefined) return undefined;

@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { plainJsonObject } from "../../test/property/support/json-arbitraries.ts";
-import { hasLoneSurrogate, measureArgumentValue } from "./value-rules.ts";
+import { measureArgumentValue } from "./value-rules.ts";
 
 /** Whether a string is not well-formed Unicode: encodeURIComponent refuses exactly those. */
 function illFormed(text: string): boolean {
@@ -88,8 +88,24 @@ describe("what a model can cause", () => {
     ["\ude00", true],
     ["x\ud83dy", true],
     ["\ud83d\ud83d\ude00", true],
-  ])("hasLoneSurrogate(%j) is %s", (text, lone) => {
-    expect(hasLoneSurrogate(text)).toBe(lone);
+  ])("%j holds a lone surrogate: %s, as a string and as a key", (text, lone) => {
+    const fault = lone ? "lone-surrogate" : undefined;
+    expect(measureArgumentValue({ s: text }, 64, 1_000).fault).toBe(fault);
+    expect(measureArgumentValue({ [text]: 1 }, 64, 1_000).fault).toBe(fault);
+  });
+
+  test.each([
+    ["quotes and backslashes", 'a"b\\c'],
+    ["the short escapes", "\b\t\n\f\r"],
+    ["other control characters", "\u0000\u001f\u007f"],
+    ["a pair and U+2028", "\ud83d\ude00\u2028"],
+  ])("counts %s as JSON.stringify writes them, in strings and keys", (_label, text) => {
+    const value = { [text]: [text, { [text]: text }] };
+    expect(measureArgumentValue(value, 64, 1_000)).toEqual({
+      fault: undefined,
+      characters: JSON.stringify(value).length,
+      complete: true,
+    });
   });
 });
 

@@ -16,13 +16,11 @@
 
 import {
   ArrayPrototype,
-  apply,
   getOwnPropertyDescriptor,
   getPrototypeOf,
   hasOwn,
   isArray,
   isProxy,
-  jsonTextLength,
   mapGet,
   mapSet,
   NativeMap,
@@ -33,10 +31,6 @@ import {
 
 // Captured once: patched globals must not decide what the walk sees.
 const objectKeys = Object.keys;
-const nativeMapDelete = Map.prototype.delete;
-const mapDelete = (map: Map<object, true>, key: object): void => {
-  apply(nativeMapDelete, map, [key]);
-};
 
 /** What a model can put in a parsed value that the limits refuse. */
 export type ValueFault = "deep" | "long" | "not-finite" | "lone-surrogate";
@@ -68,15 +62,37 @@ interface Measured {
   readonly complete: boolean;
 }
 
-/** True when `text` holds a surrogate that is not half of a pair. */
-export function hasLoneSurrogate(text: string): boolean {
+/**
+ * The length of the JSON text `JSON.stringify` writes for `text` (its quotes
+ * and escapes included), or -1 when `text` holds a lone surrogate: one pass
+ * does both, where a check and then a count took two.
+ */
+function stringTextLength(text: string): number {
+  let length = 2;
   for (let index = 0; index < text.length; index += 1) {
     const unit = stringCharCodeAt(text, index);
-    if (unit < 0xd800 || unit > 0xdfff) continue;
-    if (unit > 0xdbff) return true;
-    const next = stringCharCodeAt(text, index + 1);
-    if (!(next >= 0xdc00 && next <= 0xdfff)) return true;
-    index += 1;
+    if (unit === 0x22 || unit === 0x5c) length += 2;
+    else if (unit < 0x20) {
+      length +=
+        unit === 0x08 || unit === 0x09 || unit === 0x0a || unit === 0x0c || unit === 0x0d ? 2 : 6;
+    } else if (unit < 0xd800 || unit > 0xdfff) length += 1;
+    else {
+      if (unit > 0xdbff) return -1;
+      // Past the end this is NaN, which is no low surrogate.
+      const next = stringCharCodeAt(text, index + 1);
+      if (!(next >= 0xdc00 && next <= 0xdfff)) return -1;
+      length += 2;
+      index += 1;
+    }
+  }
+  return length;
+}
+
+/** True when `node` is a container on the walk's path, innermost last: a cycle. */
+function isOnPath(stack: readonly Frame[], node: object): boolean {
+  // The path is at most the depth limit long (256 at most), so a scan costs less than a map.
+  for (let index = stack.length - 1; index >= 0; index -= 1) {
+    if ((stack[index] as Frame).node === node) return true;
   }
   return false;
 }
@@ -100,8 +116,8 @@ function isPlainContainer(node: object): boolean {
  * measureArgumentValue({ a: [1, 2] }, 64, 1_000_000); // { fault: undefined, characters: 11, complete: true }
  */
 export function measureArgumentValue(root: object, maxDepth: number, limit: number): ValueMeasure {
-  const known = new NativeMap<object, Measured>();
-  const onPath = new NativeMap<object, true>();
+  // Made when the first container holding two or more containers closes: most values have none.
+  let known: Map<object, Measured> | undefined;
   const stack: Frame[] = [];
   let total = 0;
   let fault: ValueFault | undefined;
@@ -111,12 +127,15 @@ export function measureArgumentValue(root: object, maxDepth: number, limit: numb
     switch (typeof value) {
       case "number":
         if (!numberIsFinite(value)) fault = "not-finite";
-        else total += jsonTextLength(value, 0);
+        // A finite number's JSON text is its string form; a template literal calls no method.
+        else total += `${value}`.length;
         return true;
-      case "string":
-        if (hasLoneSurrogate(value)) fault = "lone-surrogate";
-        else total += jsonTextLength(value, limit - total);
+      case "string": {
+        const length = stringTextLength(value);
+        if (length < 0) fault = "lone-surrogate";
+        else total += length;
         return true;
+      }
       case "boolean":
         total += value ? 4 : 5;
         return true;
@@ -131,8 +150,8 @@ export function measureArgumentValue(root: object, maxDepth: number, limit: numb
       return true;
     }
     const node = value as object;
-    if (!isPlainContainer(node) || mapGet(onPath, node) !== undefined) return false;
-    const seen = mapGet(known, node);
+    if (!isPlainContainer(node) || isOnPath(stack, node)) return false;
+    const seen = known === undefined ? undefined : mapGet(known, node);
     if (seen !== undefined) {
       if (stack.length + seen.height > maxDepth) fault = "deep";
       total += seen.characters;
@@ -150,7 +169,6 @@ export function measureArgumentValue(root: object, maxDepth: number, limit: numb
     const keys = isArray(node) ? undefined : objectKeys(node);
     const length = keys === undefined ? (node as readonly unknown[]).length : keys.length;
     if (parent !== undefined) parent.containers += 1;
-    mapSet(onPath, node, true);
     stack.push({
       node,
       keys,
@@ -173,12 +191,12 @@ export function measureArgumentValue(root: object, maxDepth: number, limit: numb
     if (frame.next === frame.length) {
       total += 1;
       stack.pop();
-      mapDelete(onPath, frame.node);
       const height = frame.tallest + 1;
       // Only a container holding two or more containers is remembered: that is where shared
       // parts multiply the paths. A chain or a leaf met again is walked again, at a cost the
       // depth limit bounds, and a tree of small arrays costs no entry per array.
       if (frame.containers >= 2) {
+        known ??= new NativeMap<object, Measured>();
         mapSet(known, frame.node, {
           height,
           characters: total - frame.start,
@@ -204,11 +222,12 @@ export function measureArgumentValue(root: object, maxDepth: number, limit: numb
     const before = total;
     if (frame.written > 0) total += 1;
     if (typeof key === "string") {
-      if (hasLoneSurrogate(key)) {
+      const length = stringTextLength(key);
+      if (length < 0) {
         fault = "lone-surrogate";
         break;
       }
-      total += jsonTextLength(key, limit - total) + 1;
+      total += length + 1;
     }
     if (enter(descriptor.value)) frame.written += 1;
     else {
