@@ -1,20 +1,24 @@
 /**
  * `npm run bench`: runs scenarios 1 to 4 (2 and 3 also under raised output
- * budgets) and 6 on this Node.js and prints the table on stdout (see
+ * budgets), 6, 9 (text and parts) and 10 (tracing) on this Node.js and prints the table on stdout (see
  * `writeReport` for `--json` and `--json=<path>`); progress goes to stderr.
  * Scenario 5, the comparison with Pi, needs Node.js 22 and runs with
  * `npm run bench:pi`; scenarios 7 and 8, the AI SDK and OpenAI Agents, with
- * `npm run bench:frameworks`.
+ * `npm run bench:frameworks`; scenario 11, a durable call on Restate, with
+ * `npm run bench:durable`.
  */
 
 import { progress } from "./harness.ts";
 import { compareRow, type Row, runInfo, writeReport } from "./report.ts";
+import { argumentMemoryScenario } from "./scenario-argument-memory.ts";
 import { argumentsScenario } from "./scenario-arguments.ts";
 import { concurrencyScenario } from "./scenario-concurrency.ts";
 import { ordinaryScenario } from "./scenario-ordinary.ts";
 import { overheadScenario } from "./scenario-overhead.ts";
+import { partsScenario } from "./scenario-parts.ts";
 import { pathologicalScenario } from "./scenario-pathological.ts";
 import { pathologicalBudgetScenario } from "./scenario-pathological-budget.ts";
+import { tracingScenario } from "./scenario-tracing.ts";
 
 const startedAt = performance.now();
 const rows: Row[] = [];
@@ -51,10 +55,26 @@ rows.push(
     target: null,
     note: "The frameworks need Node.js 22; run `npm run bench:frameworks` for these rows.",
   }),
+  compareRow({
+    id: "11",
+    scenario: 11,
+    title: "a durable Tool call on Restate against executeToolCall (information)",
+    figures: [],
+    ratioLabel: "per call, durable / in process",
+    ratio: null,
+    target: null,
+    note: "The Restate SDK needs Node.js 22 and a local restate-server; run `npm run bench:durable` for this row.",
+  }),
 );
 
 progress("scenario 6: a model's argument text");
 rows.push(...(await argumentsScenario()));
+progress("scenario 6: memory of a model's arguments");
+rows.push(...argumentMemoryScenario());
+progress("scenario 9: what the model reads (text and parts)");
+rows.push(...(await partsScenario()));
+progress("scenario 10: tracing");
+rows.push(...(await tracingScenario()));
 
-const info = runInfo("toolbound bench (scenarios 1-4 and 6)", startedAt);
+const info = runInfo("toolbound bench (scenarios 1-4, 6, 9 and 10)", startedAt);
 writeReport(rows, info, process.argv.slice(2));

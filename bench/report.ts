@@ -11,8 +11,8 @@ import { cpus } from "node:os";
 export interface Figure {
   readonly label: string;
   readonly value: number;
-  /** "ns" for nanoseconds per operation, "calls/s" for a throughput. */
-  readonly unit: "ns" | "calls/s";
+  /** "ns" for nanoseconds per operation, "calls/s" for a throughput, "bytes" for memory. */
+  readonly unit: "ns" | "calls/s" | "bytes";
 }
 
 /** A row's target: the ratio must be at most, or at least, `value`. */
@@ -82,8 +82,17 @@ function formatRate(perSecond: number): string {
   return `${perSecond.toPrecision(3)} calls/s`;
 }
 
+function formatBytes(bytes: number): string {
+  return `${(bytes / 1e6).toPrecision(3)} MB`;
+}
+
 function formatFigure(figure: Figure): string {
-  const value = figure.unit === "ns" ? formatNs(figure.value) : formatRate(figure.value);
+  const value =
+    figure.unit === "ns"
+      ? formatNs(figure.value)
+      : figure.unit === "bytes"
+        ? formatBytes(figure.value)
+        : formatRate(figure.value);
   return `${figure.label} ${value}`;
 }
 

@@ -2,7 +2,7 @@
  * One agent step with the official Gemini SDK (`@google/genai`): the Tools go
  * out as function declarations from `toProviderTools`, the model's
  * `functionCall` parts come back through `readToolCalls` (calls without ids get
- * `gemini-call-<index>`), run through `executeToolCalls`, and return as one
+ * `gemini-call-<index>-<token>`), run through `executeToolCalls`, and return as one
  * user content of `functionResponse` parts from `toToolResultMessages`.
  */
 

@@ -13,6 +13,9 @@ import {
   isArray,
   isProxy,
   isSafeInteger,
+  mapGet,
+  mapSet,
+  NativeMap,
   reflectGet,
   stringCharCodeAt,
 } from "./intrinsics.js";
@@ -37,13 +40,14 @@ import type { CourseJsonValue, CourseToolCall } from "./protocol.js";
  *   larger arguments yield `TOOL_ARGUMENTS_INVALID` before validation runs.
  *   Default: no limit.
  * - `outputBudget`, `truncate`, `spill`, `maxSpillCharacters`,
- *   `onSpillError`: this call's output settings (see `OutputOptions`); they
+ *   `onSpillError`, `format`: this call's output settings (see `OutputOptions`); they
  *   override the Tool's and the registry's, field by field. Default: none
  *   (the course's budgets and marker, unless the Tool or registry set some).
  *
  * @example
  * await executeToolCall(registry, call, signal, { timeoutMs: 5_000, approve: (c) => c.name !== "rm" });
  * await executeToolCall(registry, call, signal, { outputBudget: { maxCharacters: 50_000 }, truncate: "tail" });
+ * await executeToolCall(registry, call, signal, { format: "text" });
  */
 export interface ToolCallOptions extends OutputOptions {
   readonly timeoutMs?: number | ((toolName: string) => number | undefined);
@@ -170,37 +174,90 @@ function stringTextLength(text: string, stopAbove: number): number {
   return length;
 }
 
+/** One container being measured: its keys (undefined for an array), the next slot, and where it began. */
+interface MeasureFrame {
+  readonly node: object;
+  readonly keys: string[] | undefined;
+  readonly length: number;
+  next: number;
+  readonly start: number;
+}
+
+/**
+ * The text length of a primitive JSON value, or anything above `stopAbove`
+ * once it is exceeded. `null`, booleans and finite numbers are written as
+ * `String` writes them (`-0` as `0`).
+ */
+function primitiveTextLength(node: CourseJsonValue, stopAbove: number): number {
+  return typeof node === "string" ? stringTextLength(node, stopAbove) : `${node}`.length;
+}
+
 /**
  * Whether the compact JSON text of a frozen arguments snapshot is longer than
- * `limit` characters. Stops as soon as it is: shared references in a snapshot
- * could otherwise make the count exponential.
+ * `limit` characters (never, for `Infinity`). See {@link jsonTextLength}.
  */
 export function jsonTextExceeds(value: CourseJsonValue, limit: number): boolean {
-  if (limit === Number.POSITIVE_INFINITY) return false;
+  return limit !== Number.POSITIVE_INFINITY && jsonTextLength(value, limit) > limit;
+}
+
+/**
+ * The length of the compact JSON text of a frozen snapshot (what
+ * `JSON.stringify` writes, in UTF-16 code units), or some length above
+ * `limit` as soon as the text is known to be longer. Walks with an
+ * explicit stack, so no depth exhausts the call stack, and remembers each
+ * finished container's length, so a value whose parts are shared costs its
+ * size, not its paths.
+ */
+export function jsonTextLength(value: CourseJsonValue, limit: number): number {
+  const lengths = new NativeMap<object, number>();
+  const stack: MeasureFrame[] = [];
   let total = 0;
-  const visit = (node: CourseJsonValue): boolean => {
-    if (node === null) total += 4;
-    else if (typeof node === "string") total += stringTextLength(node, limit - total);
-    else if (typeof node === "number") total += `${node}`.length;
-    else if (typeof node === "boolean") total += node ? 4 : 5;
-    else {
-      total += 1; // the opening bracket or brace
-      let first = true;
-      const isList = isArray(node);
+  // Adds a value: a primitive's length, a measured container's remembered length, or opens a frame.
+  const enter = (node: CourseJsonValue): void => {
+    if (typeof node !== "object" || node === null) {
+      total += primitiveTextLength(node, limit - total);
+      return;
+    }
+    const known = mapGet(lengths, node);
+    if (known !== undefined) {
+      total += known;
+      return;
+    }
+    let keys: string[] | undefined;
+    if (!isArray(node)) {
+      keys = [];
       for (const key in node) {
         // An enumerable key planted on Object.prototype is not part of the arguments.
-        if (!hasOwn(node, key)) continue;
-        if (!first) total += 1;
-        first = false;
-        // Past the limit, the visit below stops at once and answers true.
-        if (!isList) total += stringTextLength(key, limit - total) + 1;
-        if (visit((node as { readonly [key: string]: CourseJsonValue })[key] as CourseJsonValue)) {
-          return true;
-        }
+        if (hasOwn(node, key)) keys[keys.length] = key;
       }
-      total += 1;
     }
-    return total > limit;
+    const length = keys === undefined ? (node as readonly CourseJsonValue[]).length : keys.length;
+    stack[stack.length] = { node, keys, length, next: 0, start: total };
+    total += 1; // the opening bracket or brace
   };
-  return visit(value);
+  enter(value);
+  while (total <= limit) {
+    const frame = stack[stack.length - 1];
+    if (frame === undefined) return total;
+    if (frame.next === frame.length) {
+      total += 1; // the closing bracket or brace
+      stack.length -= 1;
+      mapSet(lengths, frame.node, total - frame.start);
+      continue;
+    }
+    const index = frame.next;
+    frame.next = index + 1;
+    if (index > 0) total += 1; // the comma
+    const keys = frame.keys;
+    let child: CourseJsonValue;
+    if (keys === undefined)
+      child = (frame.node as readonly CourseJsonValue[])[index] as CourseJsonValue;
+    else {
+      const key = keys[index] as string;
+      total += stringTextLength(key, limit - total) + 1; // the key and its colon
+      child = (frame.node as { readonly [key: string]: CourseJsonValue })[key] as CourseJsonValue;
+    }
+    enter(child);
+  }
+  return total;
 }

@@ -9,11 +9,15 @@ import {
   ArrayPrototype,
   defineProperty,
   freeze,
+  hasOwn,
   isArray,
+  isFrozen,
   isProxy,
   mapGet,
   mapSet,
+  NativeArray,
   NativeMap,
+  NativeTypeError,
   NativeWeakMap,
   NativeWeakSet,
   numberIsFinite,
@@ -29,6 +33,9 @@ import type { CourseJsonObject, CourseJsonValue, CourseToolCall } from "./protoc
 
 /** Deepest nesting accepted in call arguments; deeper input is refused, never recursed into. */
 export const COURSE_TOOL_ARGUMENTS_MAX_DEPTH = 256;
+
+/** The longest argument array copied into an array made at its length (see JsonSnapshot.array). */
+const PREALLOCATED_ARRAY_LENGTH = 64;
 
 /**
  * One reusable, null-prototype data descriptor: no allocation per key, and an
@@ -58,10 +65,22 @@ function addData(target: object, proto: object, key: string | number, value: unk
   }
 }
 
+/** A copy whose height is being measured: its container children, the next one, the tallest so far. */
+interface HeightFrame {
+  readonly node: object;
+  readonly children: readonly object[];
+  next: number;
+  tallest: number;
+}
+
 class JsonSnapshot {
   // Shared references are copied once and reused, so a DAG costs its size, not its
   // paths; made on the first nested container only.
   copies: Map<object, CourseJsonValue> | undefined;
+  // How many levels a reused copy nests, itself included, so the depth limit is checked
+  // where a shared value appears again, not only where it first did. Measured on the copy
+  // when it is first reused, so a value that shares nothing pays nothing for it.
+  heights: Map<object, number> | undefined;
   // The containers on the current path (cycles) and the keys leading to them (messages).
   readonly ancestors: object[] = [];
   readonly path: PathSegment[] = [];
@@ -100,7 +119,17 @@ class JsonSnapshot {
     if (isProxy(value)) this.refuse("Proxy objects are not accepted");
     const copies = this.copies;
     const existing = copies === undefined ? undefined : mapGet(copies, value);
-    if (existing !== undefined) return existing;
+    if (existing !== undefined) {
+      // A shared value nests as deep here as where it was copied: reusing the copy must
+      // not carry it past the limit (its deepest level would sit at depth + height - 1).
+      const height = this.heightOf(existing as object);
+      if (this.depth + height - 1 >= COURSE_TOOL_ARGUMENTS_MAX_DEPTH) {
+        this.refuse(
+          `nesting deeper than ${COURSE_TOOL_ARGUMENTS_MAX_DEPTH} is not accepted (a value repeated here nests ${height} levels)`,
+        );
+      }
+      return existing;
+    }
     for (let index = 0; index < this.depth; index += 1) {
       if (this.ancestors[index] === value) this.refuse("cycles are not JSON");
     }
@@ -126,12 +155,62 @@ class JsonSnapshot {
     return copy;
   }
 
+  /**
+   * How many levels a finished copy nests, itself included. The copy is this
+   * snapshot's own frozen data, at most the limit deep, so the walk has no
+   * code to meet and a short stack; each container's height is remembered, so
+   * shared parts are measured once.
+   */
+  heightOf(root: object): number {
+    if (this.heights === undefined) this.heights = new NativeMap();
+    const heights = this.heights;
+    const stack: HeightFrame[] = [];
+    // Answers a known height, or opens a frame and answers undefined.
+    const open = (node: object): number | undefined => {
+      const known = mapGet(heights, node);
+      if (known !== undefined) return known;
+      const children: object[] = [];
+      // Arrays and objects alike: a copy has no holes, and a key planted on a prototype
+      // (enumerable, so for…in yields it) is not the copy's own.
+      for (const key in node) {
+        if (!hasOwn(node, key)) continue;
+        const child = (node as { readonly [key: string]: unknown })[key];
+        if (typeof child === "object" && child !== null) children[children.length] = child;
+      }
+      stack[stack.length] = { node, children, next: 0, tallest: 0 };
+      return undefined;
+    };
+    const first = open(root);
+    if (first !== undefined) return first;
+    for (;;) {
+      const frame = stack[stack.length - 1] as HeightFrame;
+      const child = frame.children[frame.next];
+      if (child === undefined) {
+        const height = frame.tallest + 1;
+        mapSet(heights, frame.node, height);
+        stack.length -= 1;
+        const parent = stack[stack.length - 1];
+        if (parent === undefined) return height;
+        if (height > parent.tallest) parent.tallest = height;
+        continue;
+      }
+      frame.next += 1;
+      const known = open(child);
+      if (known !== undefined && known > frame.tallest) frame.tallest = known;
+    }
+  }
+
   array(value: readonly unknown[]): CourseJsonValue {
-    const copy: CourseJsonValue[] = [];
     const length = value.length;
+    // Made at its length when that is small: an array grown from empty keeps spare slots
+    // (17 for one element), which a copy of many small arrays would pay for each. A long
+    // one is still grown, so a sparse array refused at its first hole costs nothing first.
+    const copy: CourseJsonValue[] =
+      length <= PREALLOCATED_ARRAY_LENGTH ? new NativeArray(length) : [];
     for (let index = 0; index < length; index += 1) {
       this.path[this.depth] = index;
-      const field = this.read(value, `${index}`);
+      // An index, not its text: no string is made per slot.
+      const field = this.read(value, index);
       if (field === MISSING) this.refuse("arrays must not have holes");
       addData(copy, ArrayPrototype, index, this.value(field));
     }
@@ -151,13 +230,46 @@ class JsonSnapshot {
     return freeze(copy);
   }
 
-  read(target: object, key: string): unknown {
+  read(target: object, key: string | number): unknown {
     try {
       return readOwnValue(target, key);
     } catch (thrown) {
       return this.refuse("reading it threw", thrown);
     }
   }
+}
+
+/** Argument objects the library's own text parser built: already a snapshot, taken as they are. */
+const parsedArguments = new NativeWeakSet<object>();
+
+/**
+ * NOT PUBLIC (the declared internal surface): marks `value` as arguments the
+ * library's own bounded parser built from a model's text, so that
+ * {@link snapshotJsonObject} (and so {@link snapshotToolCall}) takes it as its
+ * own snapshot instead of copying it. The caller guarantees what a snapshot
+ * guarantees: a fresh plain object of this realm that nothing else holds,
+ * frozen all the way down, made of plain objects and arrays without holes or
+ * shared parts, own data properties only, finite numbers, nesting at most
+ * {@link COURSE_TOOL_ARGUMENTS_MAX_DEPTH}. A parser can promise that for what
+ * it builds from text; a second deep copy would only double the memory the
+ * arguments take. Throws a TypeError for a value that is not even a frozen,
+ * non-array, non-Proxy object.
+ *
+ * @example
+ * return { ok: true, value: adoptParsedArguments(freeze(parsedObject)) };
+ */
+export function adoptParsedArguments(value: CourseJsonObject): CourseJsonObject {
+  if (
+    typeof value !== "object" ||
+    value === null ||
+    isProxy(value) ||
+    isArray(value) ||
+    !isFrozen(value)
+  ) {
+    throw new NativeTypeError("only a frozen JSON object built by the argument parser is adopted");
+  }
+  weakSetAdd(parsedArguments, value);
+  return value;
 }
 
 /**
@@ -175,6 +287,8 @@ export function snapshotJsonObject(
   label: string,
   code: ToolContractErrorCode = "INVALID_TOOL_CALL",
 ): CourseJsonObject {
+  // Arguments the library's parser built are a snapshot already (see adoptParsedArguments).
+  if (weakSetHas(parsedArguments, value)) return value as CourseJsonObject;
   const snapshot = new JsonSnapshot(label, code);
   if (typeof value !== "object" || value === null) return snapshot.refuse("must be a JSON object");
   // Array.isArray on a non-Proxy runs nothing; containerKind would read the

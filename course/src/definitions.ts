@@ -13,6 +13,7 @@ import {
   refuseDefinitionField,
   type TruncateStrategy,
 } from "./output-budget.js";
+import { type OutputFormat, readFormat } from "./output-format.js";
 import { isNonBlankString, type OwnField, readOwnField } from "./own-fields.js";
 import type {
   CourseJsonObject,
@@ -32,18 +33,21 @@ export type RegisteredCourseTool<Input = unknown, Output = unknown> = CourseTool
   readonly outputBudget?: OutputBudget;
   /** The Tool's own truncation strategy, when the definition had one. */
   readonly truncate?: TruncateStrategy;
+  /** The Tool's own output format, when the definition had one. */
+  readonly format?: OutputFormat;
 };
 
 /**
  * A Tool definition as `defineTool` accepts it: the course's four fields and
  * optional ones: `parameters` (the JSON Schema a model provider needs),
- * `outputBudget` and `truncate` (this Tool's output settings, which a call's
- * own settings override and which override the registry's).
+ * `outputBudget`, `truncate` and `format` (this Tool's output settings, which
+ * a call's own settings override and which override the registry's).
  */
 export type ToolDefinition<Input = unknown, Output = unknown> = CourseTool<Input, Output> & {
   readonly parameters?: CourseJsonObject;
   readonly outputBudget?: OutputBudget;
   readonly truncate?: TruncateStrategy;
+  readonly format?: OutputFormat;
 };
 
 /**
@@ -58,6 +62,7 @@ export type AnyCourseTool = {
   readonly parameters?: CourseJsonObject;
   readonly outputBudget?: OutputBudget;
   readonly truncate?: TruncateStrategy;
+  readonly format?: OutputFormat;
 };
 
 /** Snapshots this module made; registering one again reuses it as it is. */
@@ -141,7 +146,7 @@ function readParameters(definition: object, label: string): CourseJsonObject | u
 /**
  * Reads the four own fields of a definition once each, in the order name,
  * description, validate, execute (then the optional `parameters`,
- * `outputBudget` and `truncate`), and returns a frozen copy whose functions
+ * `outputBudget`, `truncate` and `format`), and returns a frozen copy whose functions
  * call the captured originals with `this` undefined.
  */
 export function snapshotDefinition(definition: unknown, label: string): RegisteredCourseTool {
@@ -176,6 +181,7 @@ export function snapshotDefinition(definition: unknown, label: string): Register
     "truncate",
     refuse,
   );
+  const format = readFormat(readOptionalField(definition, "format", label), "format", refuse);
   const functions = {
     validate: (input: unknown) =>
       apply(validate, undefined, [input]) as CourseToolValidation<unknown>,
@@ -190,6 +196,7 @@ export function snapshotDefinition(definition: unknown, label: string): Register
     ...(parameters === undefined ? {} : { parameters }),
     ...(outputBudget === undefined ? {} : { outputBudget }),
     ...(truncate === undefined ? {} : { truncate }),
+    ...(format === undefined ? {} : { format }),
   });
   weakSetAdd(snapshots, snapshot);
   return snapshot;
@@ -198,8 +205,8 @@ export function snapshotDefinition(definition: unknown, label: string): Register
 /**
  * Snapshots a Tool definition: four own fields read once each, functions
  * wrapped, the result frozen. Optional own fields are read after them:
- * `parameters` (a JSON Schema object, deep-frozen), `outputBudget` (frozen)
- * and `truncate`. Later changes to `definition` change nothing.
+ * `parameters` (a JSON Schema object, deep-frozen), `outputBudget` (frozen),
+ * `truncate` and `format`. Later changes to `definition` change nothing.
  * Throws ToolContractError INVALID_TOOL_DEFINITION for an inherited or missing
  * field, a getter that throws, a blank name or description, or a validator or
  * executor that is not a function.

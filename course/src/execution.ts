@@ -4,6 +4,8 @@
  * the bounded serialization of the output. Settles exactly once.
  */
 
+import { type CallRecord, endRejected, endResolved, executeObserved } from "./call-observer.js";
+import { type ContentSettings, type RenderedContent, renderToolContent } from "./content-render.js";
 import type { RegisteredCourseTool } from "./definitions.js";
 import { describeThrown, isRegisteredNonRecoverable } from "./errors.js";
 import {
@@ -16,13 +18,16 @@ import {
   startTimer,
   stopTimer,
 } from "./intrinsics.js";
+import { serializeObserved } from "./observed-output.js";
 import { followOutcome } from "./outcomes.js";
+import { PART_BUDGET_DEFAULTS } from "./output-budget.js";
 import type { OutputSettings } from "./output-settings.js";
 import { serializeConfigured } from "./output-spill.js";
 import type { CourseToolCall, CourseToolResultMessage } from "./protocol.js";
-import { type SerializedOutput, serializeToolOutput } from "./serializer.js";
+import { COURSE_LIMITS, type SerializedOutput, serializeToolOutput } from "./serializer.js";
 import { abortReason, isAborted, watchAbort } from "./signals.js";
-import { errorResultWithin, toolResultMessage } from "./tool-results.js";
+import { type BuiltPart, builtToolContent } from "./tool-content.js";
+import { contentResultMessage, errorResultWithin, toolResultMessage } from "./tool-results.js";
 
 /** Everything the effect phase needs, fixed when the call was prepared. */
 export interface ReadyCall {
@@ -36,17 +41,40 @@ export interface ReadyCall {
     | undefined;
   /** Configured output settings; undefined for the course's budgets and marker. */
   readonly output: OutputSettings | undefined;
+  /** The call's observation, when its registry has an observer that took it. */
+  readonly record: CallRecord | undefined;
 }
 
 const noop = (): void => {};
 
+/** A `toolContent` value's settings when nothing is configured: the course's cap, the part defaults. */
+const COURSE_CONTENT_SETTINGS: ContentSettings = freeze({
+  limits: COURSE_LIMITS,
+  parts: PART_BUDGET_DEFAULTS,
+  spill: undefined,
+});
+
 /** Runs a validated call; calls `resolve` or `reject` exactly once. */
 export function runReadyCall(
   ready: ReadyCall,
-  resolve: (message: CourseToolResultMessage) => void,
-  reject: (reason: unknown) => void,
+  deliver: (message: CourseToolResultMessage) => void,
+  refuse: (reason: unknown) => void,
 ): void {
-  const { call, signal } = ready;
+  const { call, signal, record } = ready;
+  let resolve = deliver;
+  let reject = refuse;
+  if (record !== undefined) {
+    // The observer learns the outcome first, the caller right after, from the same place.
+    resolve = (message) => {
+      endResolved(record, message);
+      deliver(message);
+    };
+    reject = (reason) => {
+      endRejected(record, reason, "cancelled");
+      refuse(reason);
+    };
+    record.phase = ready.approve === undefined ? "execute" : "approval";
+  }
   let settled = false;
   let unwatch = noop;
   let timer: unknown;
@@ -62,8 +90,18 @@ export function runReadyCall(
   const cancel = (reason: unknown): void => {
     if (settle()) reject(reason);
   };
+  // A registered NonRecoverableToolError: settles like a cancellation, observed as what it is.
+  const fatal = (thrown: unknown): void => {
+    if (record !== undefined && !settled) record.rejection = "non-recoverable";
+    cancel(thrown);
+  };
   const fail = (code: string, message: string): void => {
-    if (settle()) resolve(errorResultWithin(call, code, message, ready.output?.errorLimits));
+    if (record !== undefined && !settled) record.code = code;
+    if (settle()) {
+      resolve(
+        errorResultWithin(call, code, message, ready.output?.errorLimits, ready.output?.format),
+      );
+    }
   };
 
   const onFulfilled = (output: unknown): void => {
@@ -71,17 +109,23 @@ export function runReadyCall(
     // After resolution: an abort no listener has seen yet wins before the output is
     // inspected, so no Proxy prototype's trap and no spill hook runs for a cancelled call.
     if (isAborted(signal)) return cancel(abortReason(signal));
+    if (record !== undefined) record.phase = "serialization";
+    // A toolContent value, known by its brand (a WeakMap lookup that runs nothing of it).
+    const parts = builtToolContent(output);
+    if (parts !== undefined) return finishContent(parts);
     let serialized: SerializedOutput;
     try {
       const settings = ready.output;
       serialized =
-        settings === undefined
-          ? serializeToolOutput(output)
-          : serializeConfigured(output, settings, call);
+        record !== undefined
+          ? serializeObserved(output, settings, call, record)
+          : settings === undefined
+            ? serializeToolOutput(output)
+            : serializeConfigured(output, settings, call);
     } catch (thrown) {
       // Only a Proxy prototype's one trap (or a patched Object.hasOwn) can throw here, or a
       // defect: a registered fatal error stays fatal, anything else fails the output.
-      if (isRegisteredNonRecoverable(thrown)) return cancel(thrown);
+      if (isRegisteredNonRecoverable(thrown)) return fatal(thrown);
       serialized = { ok: false, message: "Tool output could not be serialized" };
     }
     // After output inspection and the spill hook: an abort raised by a Proxy
@@ -90,15 +134,30 @@ export function runReadyCall(
     if (!serialized.ok) return fail("TOOL_OUTPUT_SERIALIZATION_FAILED", serialized.message);
     if (settle()) resolve(toolResultMessage(call, serialized.content, false));
   };
+  const finishContent = (parts: readonly BuiltPart[]): void => {
+    let rendered: RenderedContent;
+    try {
+      rendered = renderToolContent(parts, ready.output ?? COURSE_CONTENT_SETTINGS, call);
+    } catch (thrown) {
+      // Only a defect can throw here (the spill hook's throws are reported, not thrown),
+      // or a registered fatal error a spill hook's serialization met.
+      if (isRegisteredNonRecoverable(thrown)) return fatal(thrown);
+      return fail("TOOL_OUTPUT_SERIALIZATION_FAILED", "Tool content could not be written");
+    }
+    // After the spill hook: an abort it raised wins.
+    if (isAborted(signal)) return cancel(abortReason(signal));
+    if (settle()) resolve(contentResultMessage(call, rendered.content, rendered.parts));
+  };
   const onRejected = (thrown: unknown): void => {
     if (settled) return;
     if (isAborted(signal)) return cancel(abortReason(signal));
-    if (isRegisteredNonRecoverable(thrown)) return cancel(thrown);
+    if (isRegisteredNonRecoverable(thrown)) return fatal(thrown);
     fail("TOOL_EXECUTION_FAILED", describeThrown(thrown, "Tool execution failed"));
   };
 
   const onTimeout = (toolController: AbortController): void => {
     if (!settle()) return;
+    if (record !== undefined) record.code = "TOOL_TIMEOUT";
     const reason = new NativeDOMException(
       `Tool "${call.name}" did not finish within ${ready.timeoutMs} ms`,
       "TimeoutError",
@@ -111,11 +170,13 @@ export function runReadyCall(
         `Tool "${call.name}" did not finish within ${ready.timeoutMs} ms and was asked to stop; ` +
           "it may still be running, and its effects are unknown",
         ready.output?.errorLimits,
+        ready.output?.format,
       ),
     );
   };
 
   const execute = (): void => {
+    if (record !== undefined) record.phase = "execute";
     let toolSignal = signal;
     if (ready.timeoutMs !== undefined) {
       // The Tool gets its own signal: the deadline aborts it without aborting the run.
@@ -126,10 +187,18 @@ export function runReadyCall(
     }
     let outcome: unknown;
     try {
-      outcome = ready.tool.execute(
-        ready.value as never,
-        freeze({ signal: toolSignal, toolCallId: call.id }),
-      );
+      outcome =
+        record === undefined
+          ? ready.tool.execute(
+              ready.value as never,
+              freeze({ signal: toolSignal, toolCallId: call.id }),
+            )
+          : executeObserved(record, call, ready.tool, () =>
+              ready.tool.execute(
+                ready.value as never,
+                freeze({ signal: toolSignal, toolCallId: call.id }),
+              ),
+            );
     } catch (thrown) {
       return onRejected(thrown);
     }
@@ -155,7 +224,7 @@ export function runReadyCall(
     // Every path below settles the call, which ends the wait for an answer too.
     if (answered || settled) return;
     if (isAborted(signal)) return cancel(abortReason(signal));
-    if (isRegisteredNonRecoverable(thrown)) return cancel(thrown);
+    if (isRegisteredNonRecoverable(thrown)) return fatal(thrown);
     const why = describeThrown(thrown, "the approval gate threw");
     fail("TOOL_APPROVAL_FAILED", `Approval failed (${why}); the Tool did not run`);
   };

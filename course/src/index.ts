@@ -1,6 +1,7 @@
 /**
  * The course's public surface for checkpoint 06: protocol types, message
- * builders and the Tool module.
+ * builders and the Tool module, and what goes beyond it in the core: output
+ * budgets, formats and multi-part output (`toolContent`).
  */
 
 export {
@@ -13,10 +14,13 @@ export {
 export {
   DEFAULT_MAX_SPILL_CHARACTERS,
   OUTPUT_BUDGET_RANGES,
+  PART_BUDGET_DEFAULTS,
   SPILL_CHARACTERS_RANGE,
 } from "./output-budget.js";
+export type { OutputFormat } from "./output-format.js";
 export { MAX_SPILL_REFERENCE_CHARACTERS } from "./output-spill.js";
 export type { OutputLimitName } from "./output-walk.js";
+export { TOOL_CONTENT_MIME_TYPES } from "./part-signatures.js";
 export type {
   CourseJsonArray,
   CourseJsonObject,
@@ -29,6 +33,10 @@ export type {
   CourseToolExecutionContext,
   CourseToolResultMessage,
   CourseToolValidation,
+  ToolResultAudioType,
+  ToolResultFileType,
+  ToolResultImageType,
+  ToolResultPart,
 } from "./protocol.js";
 export type { SerializedOutput, SerializeOptions } from "./serializer.js";
 export { serializeToolOutput } from "./serializer.js";
@@ -64,4 +72,10 @@ export {
   ToolContractError,
   ToolRegistry,
 } from "./tool.js";
+export type { ToolContent, ToolContentPart, ToolContentSummary } from "./tool-content.js";
+export {
+  TOOL_CONTENT_MAX_NAME_CHARACTERS,
+  TOOL_CONTENT_MAX_PARTS,
+  toolContent,
+} from "./tool-content.js";
 export { toolErrorResult, toolResultMessage } from "./tool-results.js";

@@ -13,12 +13,36 @@
  * import { isProxy, readOwnValue, MISSING } from "../../course/src/internal.js";
  */
 
+// Strict base64, for what reads a result's parts back (a message may come from storage).
+export { checkBase64 } from "./base64.js";
+// Watching every call of a registry (tracing): the observer, the facts it is told, its slot.
+export type {
+  CallFacts,
+  CallObserver,
+  CallOutputFacts,
+  CallPhase,
+  CallRejectionKind,
+} from "./call-observer.js";
+export { CALL_OBSERVER_WARNING } from "./call-observer.js";
 // Call options as the core reads them, and the rules they share with rounds.
 export type { CallOptions } from "./call-options.js";
-export { deadlineRule, isDeadline, jsonTextExceeds, readCallOptions } from "./call-options.js";
+export {
+  deadlineRule,
+  isDeadline,
+  jsonTextExceeds,
+  jsonTextLength,
+  readCallOptions,
+} from "./call-options.js";
+// Arguments the library's own text parser built, taken by the snapshot as they are.
+export { adoptParsedArguments } from "./call-snapshot.js";
 // Container classification of the serializer (plain object, array or exotic).
 export type { ContainerKind } from "./containers.js";
 export { containerKind } from "./containers.js";
+// The line standing for a binary part in `content`, for surfaces that cannot carry one.
+export { placeholderLine } from "./content-render.js";
+// Thrown values as the core judges them: a registered NonRecoverableToolError,
+// and the text a model may read about anything else.
+export { describeThrown, isRegisteredNonRecoverable } from "./errors.js";
 // Built-ins captured once when the core loads; see intrinsics.ts for why.
 export {
   ArrayPrototype,
@@ -27,8 +51,10 @@ export {
   controllerAbort,
   controllerSignal,
   defineProperty,
+  emitWarning,
   freeze,
   getOwnPropertyDescriptor,
+  getPrototypeOf,
   hasOwn,
   isArray,
   isFrozen,
@@ -48,17 +74,28 @@ export {
   reflectGet,
   regExpTest,
   sealedRegExp,
+  setAdd,
+  setHas,
   signalAborted,
+  signalReason,
   stringCharCodeAt,
   stringSlice,
+  weakMapGet,
+  weakMapSet,
 } from "./intrinsics.js";
 // Output settings read at one level (registry, definition or call).
 export type { OutputLevel } from "./output-settings.js";
 export { readOutputLevel } from "./output-settings.js";
 // The one-read field access: own fields read once, inherited getters never run.
-export { isNonBlankString, MISSING, readOwnValue } from "./own-fields.js";
+export { isNonBlankString, MISSING, ownDataValue, readOwnValue } from "./own-fields.js";
 
-// The registry's private-field brand check.
-export { isToolRegistry } from "./registry.js";
+// The registry's private-field brand check, a snapshot with a surface's default format,
+// and its observer slot.
+export {
+  callObserverOf,
+  isToolRegistry,
+  snapshotWithFormat,
+  withCallObserver,
+} from "./registry.js";
 // The signal plumbing: brand check and the intrinsic reason.
 export { abortReason, isAbortSignal } from "./signals.js";

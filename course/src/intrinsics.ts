@@ -57,6 +57,7 @@ export const hasOwn: (target: object, key: PropertyKey) => boolean = uncurryThis
 );
 export const ObjectPrototype: object = Object.prototype;
 export const ArrayPrototype: object = Array.prototype;
+export const NativeArray = Array;
 export const NativeTypeError = TypeError;
 export const NativeBigInt = BigInt;
 export const NativeError = Error;
@@ -92,6 +93,7 @@ export const setAdd = uncurryThis(Set.prototype.add) as <T>(set: Set<T>, value: 
 export const setHas = uncurryThis(Set.prototype.has) as <T>(set: Set<T>, value: T) => boolean;
 export const setDelete = uncurryThis(Set.prototype.delete) as <T>(set: Set<T>, value: T) => boolean;
 export const setClear = uncurryThis(Set.prototype.clear) as <T>(set: Set<T>) => void;
+export const setSize = getterOf<Set<unknown>, number>(Set.prototype, "size");
 export const setValues = uncurryThis(Set.prototype.values) as <T>(
   set: Set<T>,
 ) => IterableIterator<T>;
@@ -124,7 +126,43 @@ export const weakSetHas = uncurryThis(WeakSet.prototype.has) as <T extends WeakK
   value: unknown,
 ) => boolean;
 
+export const NativeUint8Array = Uint8Array;
+const TypedArrayPrototype = ReflectGetPrototypeOf(Uint8Array.prototype) as object;
+/** A typed array's length, read through the intrinsic getter (a subclass's own `length` never runs). */
+export const typedArrayLength = getterOf<Uint8Array, number>(TypedArrayPrototype, "length");
+/** Copies a typed array into another by internal slots: no species lookup, no getter, no trap. */
+export const typedArraySet = uncurryThis(
+  (TypedArrayPrototype as { set: (source: ArrayLike<number>, offset?: number) => void }).set,
+) as (target: Uint8Array, source: Uint8Array, offset?: number) => void;
+const NativeTextDecoder = TextDecoder;
+const textDecode = uncurryThis(TextDecoder.prototype.decode) as (
+  decoder: TextDecoder,
+  input: Uint8Array,
+) => string;
+const asciiDecoder = new NativeTextDecoder("utf-8");
+const strictUtf8Decoder = new NativeTextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+/** Bytes that hold only ASCII as a string, by the native decoder (one call, no per-byte concatenation). */
+export const asciiText = (bytes: Uint8Array): string => textDecode(asciiDecoder, bytes);
+/** Whether `bytes` are well-formed UTF-8 (the fatal native decoder throws otherwise). */
+export function isWellFormedUtf8(bytes: Uint8Array): boolean {
+  try {
+    textDecode(strictUtf8Decoder, bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export const stringCharCodeAt = uncurryThis(String.prototype.charCodeAt);
+const nativeIsWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean })
+  .isWellFormed;
+/**
+ * `String.prototype.isWellFormed` as it was at load (no lone surrogate), or
+ * undefined on a runtime without it. Native: constant time for a string V8
+ * stores one byte per character.
+ */
+export const stringIsWellFormed: ((text: string) => boolean) | undefined =
+  typeof nativeIsWellFormed === "function" ? uncurryThis(nativeIsWellFormed) : undefined;
 export const stringSlice = uncurryThis(String.prototype.slice);
 export const stringTrim = uncurryThis(String.prototype.trim);
 const regExpExec = RegExp.prototype.exec;
@@ -151,6 +189,7 @@ export const isSafeInteger = Number.isSafeInteger;
 export const signalAborted = getterOf<AbortSignal, boolean>(AbortSignal.prototype, "aborted");
 export const signalReason = getterOf<AbortSignal, unknown>(AbortSignal.prototype, "reason");
 export const addEventListener = uncurryThis(EventTarget.prototype.addEventListener);
+export const removeEventListener = uncurryThis(EventTarget.prototype.removeEventListener);
 export const AbortSignalPrototype: object = AbortSignal.prototype;
 export const NativeDOMException = DOMException;
 const abortSignalAny = (AbortSignal as { any?: (signals: AbortSignal[]) => AbortSignal }).any;
@@ -199,6 +238,7 @@ interface UtilTypes {
   isPromise(value: unknown): boolean;
   isNativeError(value: unknown): boolean;
   isArrayBufferView(value: unknown): boolean;
+  isUint8Array(value: unknown): boolean;
   isAnyArrayBuffer(value: unknown): boolean;
   isModuleNamespaceObject(value: unknown): boolean;
   isGeneratorObject(value: unknown): boolean;
@@ -229,6 +269,49 @@ function loadUtilTypes(): UtilTypes {
 }
 
 const utilTypes = loadUtilTypes();
+
+interface NativeBase64 {
+  /** The base64 text of `bytes`. */
+  readonly encode: (bytes: Uint8Array) => string;
+  /** Decodes `text` into `into`, leniently; answers the bytes written. */
+  readonly decode: (text: string, into: Uint8Array) => number;
+}
+
+/**
+ * Node's own base64 coding (`Buffer.prototype.base64Slice` and
+ * `base64Write`, captured at load and called on our own byte arrays), or
+ * undefined where the runtime lacks them or they fail a self-test: then
+ * the JavaScript coder in `base64.ts` is used. Lenient decoding is made
+ * strict by the caller, which compares a re-encoding with the input.
+ */
+function loadNativeBase64(): NativeBase64 | undefined {
+  const processObject = (globalThis as { process?: { getBuiltinModule?: unknown } }).process;
+  const getBuiltinModule = processObject?.getBuiltinModule;
+  if (typeof getBuiltinModule !== "function") return undefined;
+  const module = ReflectApply(getBuiltinModule, processObject, ["node:buffer"]) as
+    | { Buffer?: { prototype?: { base64Slice?: unknown; base64Write?: unknown } } }
+    | undefined;
+  const slice = module?.Buffer?.prototype?.base64Slice;
+  const write = module?.Buffer?.prototype?.base64Write;
+  if (typeof slice !== "function" || typeof write !== "function") return undefined;
+  const coder: NativeBase64 = {
+    encode: (bytes) => ReflectApply(slice, bytes, [0, typedArrayLength(bytes)]) as string,
+    decode: (text, into) => ReflectApply(write, into, [text, 0, typedArrayLength(into)]) as number,
+  };
+  try {
+    const sample = new Uint8Array([1, 2, 3, 4, 250]);
+    const decoded = new Uint8Array(5);
+    if (coder.encode(sample) !== "AQIDBPo=" || coder.decode("AQIDBPo=", decoded) !== 5) {
+      return undefined;
+    }
+    return decoded[4] === 250 ? coder : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Node's native base64 coder, or undefined (see `loadNativeBase64`). */
+export const nativeBase64 = loadNativeBase64();
 const bind = (name: keyof UtilTypes): ((value: unknown) => boolean) => {
   const check = utilTypes[name];
   if (typeof check !== "function") {
@@ -242,6 +325,8 @@ const bind = (name: keyof UtilTypes): ((value: unknown) => boolean) => {
 export const isProxy = bind("isProxy");
 export const isNativePromise = bind("isPromise");
 export const isNativeError = bind("isNativeError");
+/** True for a Uint8Array (a Buffer too) by its internal slot; false for a Proxy of one, without a trap. */
+export const isUint8Array = bind("isUint8Array");
 
 const exoticKinds: ReadonlyArray<readonly [(value: unknown) => boolean, string]> = [
   [bind("isDate"), "Date objects"],

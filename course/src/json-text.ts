@@ -1,12 +1,45 @@
 /**
  * JSON string text, one code point at a time: the escapes the serializer
  * writes, and cuts of a long text from its start or its end that cost only
- * what they keep and never split a surrogate pair or an escape.
+ * what they keep and never split a surrogate pair or an escape. Three styles
+ * of writing: the course's (every control as `\uxxxx`), standard JSON (the
+ * short escapes `\n`, `\t`, ... where JSON has them) and raw text (nothing
+ * escaped, a lone surrogate written as U+FFFD).
  */
 
-import { stringCharCodeAt, stringSlice } from "./intrinsics.js";
+import { stringCharCodeAt, stringIsWellFormed, stringSlice } from "./intrinsics.js";
 
 const HEX = "0123456789abcdef";
+
+/** How string text is written: the course's escapes (the default everywhere). */
+export const COURSE_ESCAPES = 0;
+/** Standard JSON escapes, as `JSON.stringify` writes them. */
+export const JSON_ESCAPES = 1;
+/** Raw text: nothing escaped, no quotes, a lone surrogate replaced by U+FFFD. */
+export const RAW_TEXT = 2;
+/** One of the three styles above. */
+export type TextStyle = typeof COURSE_ESCAPES | typeof JSON_ESCAPES | typeof RAW_TEXT;
+
+/** U+FFFD, what raw text writes for a lone surrogate (it has no UTF-8 form). */
+const REPLACEMENT = "\ufffd";
+
+/** JSON's two-character escapes of control characters, by code unit; empty where JSON has none. */
+function shortControlEscape(unit: number): string {
+  switch (unit) {
+    case 0x08:
+      return "\\b";
+    case 0x09:
+      return "\\t";
+    case 0x0a:
+      return "\\n";
+    case 0x0c:
+      return "\\f";
+    case 0x0d:
+      return "\\r";
+    default:
+      return "";
+  }
+}
 
 /**
  * True when `text` needs no escaping and has no surrogates, so that its
@@ -32,30 +65,66 @@ export const isLowSurrogate = (unit: number): boolean => unit >= 0xdc00 && unit 
 /**
  * The JSON text of one code unit that is not part of a surrogate pair: `"`
  * and `\` escaped, controls and lone surrogates as `\uxxxx` (lowercase), the
- * rest as it is. Its length is its code-point count.
+ * rest as it is. Its length is its code-point count. With `style`
+ * `JSON_ESCAPES`, a control with a short escape (`\n`, `\t`, `\b`, `\f`,
+ * `\r`) takes it; with `RAW_TEXT`, nothing is escaped and a lone surrogate is
+ * U+FFFD.
  */
-export function escapeUnit(text: string, index: number, unit: number): string {
+export function escapeUnit(
+  text: string,
+  index: number,
+  unit: number,
+  style: TextStyle = COURSE_ESCAPES,
+): string {
+  if (style === RAW_TEXT) {
+    return unit >= 0xd800 && unit <= 0xdfff ? REPLACEMENT : stringSlice(text, index, index + 1);
+  }
   if (unit === 0x22) return '\\"';
   if (unit === 0x5c) return "\\\\";
+  if (style === JSON_ESCAPES && unit < 0x20) {
+    const short = shortControlEscape(unit);
+    if (short !== "") return short;
+  }
   if (unit < 0x20 || (unit >= 0xd800 && unit <= 0xdfff)) {
     return `\\u${HEX[(unit >> 12) & 15]}${HEX[(unit >> 8) & 15]}${HEX[(unit >> 4) & 15]}${HEX[unit & 15]}`;
   }
   return stringSlice(text, index, index + 1);
 }
 
+/** Whether the unit at a run's position needs no treatment in `style` (a surrogate always does). */
+function isRunUnit(unit: number, style: TextStyle): boolean {
+  if (unit >= 0xd800 && unit <= 0xdfff) return false;
+  return style === RAW_TEXT || (unit >= 0x20 && unit !== 0x22 && unit !== 0x5c);
+}
+
 /**
  * The JSON text of `source[start, end)`: runs of characters that need no
  * escaping are copied with one slice each (a long plain run costs one copy,
- * not one concatenation per character), the rest escaped one unit at a time.
- * `start` and `end` must not split a surrogate pair.
+ * not one concatenation per character), the rest escaped one unit at a time,
+ * in `style` (default the course's). `start` and `end` must not split a
+ * surrogate pair.
  */
-export function escapeRange(source: string, start: number, end: number): string {
+export function escapeRange(
+  source: string,
+  start: number,
+  end: number,
+  style: TextStyle = COURSE_ESCAPES,
+): string {
+  // A whole raw text with no lone surrogate is itself (the native check, when there is one).
+  if (
+    style === RAW_TEXT &&
+    start === 0 &&
+    end === source.length &&
+    stringIsWellFormed?.(source) === true
+  ) {
+    return source;
+  }
   let text = "";
   let run = start;
   let index = start;
   while (index < end) {
     const unit = stringCharCodeAt(source, index);
-    if (unit >= 0x20 && unit !== 0x22 && unit !== 0x5c && (unit < 0xd800 || unit > 0xdfff)) {
+    if (isRunUnit(unit, style)) {
       index += 1;
       continue;
     }
@@ -67,7 +136,7 @@ export function escapeRange(source: string, start: number, end: number): string 
       index += 2;
       continue;
     }
-    text += stringSlice(source, run, index) + escapeUnit(source, index, unit);
+    text += stringSlice(source, run, index) + escapeUnit(source, index, unit, style);
     index += 1;
     run = index;
   }
@@ -85,28 +154,42 @@ const PAIR = (1 << 2) | 2;
 const SHORT_ESCAPE = (2 << 2) | 1;
 const LONG_ESCAPE = (6 << 2) | 1;
 
-/** The step at `index`, reading forwards. */
-function forwardStep(source: string, index: number, length: number): number {
-  const unit = stringCharCodeAt(source, index);
+/**
+ * The step of a unit that is not part of a pair in `style`: raw text writes
+ * everything as one code point (a lone surrogate as U+FFFD), JSON writes `"`
+ * and `\` in 2, controls in 2 or 6, lone surrogates in 6.
+ */
+function unitStep(unit: number, style: TextStyle): number {
+  if (style === RAW_TEXT) return PLAIN;
   if (unit === 0x22 || unit === 0x5c) return SHORT_ESCAPE;
-  if (unit < 0x20) return LONG_ESCAPE;
+  if (unit < 0x20) {
+    return style === JSON_ESCAPES && shortControlEscape(unit) !== "" ? SHORT_ESCAPE : LONG_ESCAPE;
+  }
+  return unit >= 0xd800 && unit <= 0xdfff ? LONG_ESCAPE : PLAIN;
+}
+
+/** The step at `index`, reading forwards. */
+function forwardStep(source: string, index: number, length: number, style: TextStyle): number {
+  const unit = stringCharCodeAt(source, index);
   if (isHighSurrogate(unit)) {
     const paired = index + 1 < length && isLowSurrogate(stringCharCodeAt(source, index + 1));
-    return paired ? PAIR : LONG_ESCAPE;
+    if (paired) return PAIR;
   }
-  return isLowSurrogate(unit) ? LONG_ESCAPE : PLAIN;
+  return unit >= 0x20 && unit !== 0x22 && unit !== 0x5c && unit < 0xd800
+    ? PLAIN
+    : unitStep(unit, style);
 }
 
 /** The step ending just before `end`, reading backwards (a pair never reaches below `floor`). */
-function backwardStep(source: string, end: number, floor: number): number {
+function backwardStep(source: string, end: number, floor: number, style: TextStyle): number {
   const unit = stringCharCodeAt(source, end - 1);
-  if (unit === 0x22 || unit === 0x5c) return SHORT_ESCAPE;
-  if (unit < 0x20) return LONG_ESCAPE;
   if (isLowSurrogate(unit)) {
     const paired = end - 2 >= floor && isHighSurrogate(stringCharCodeAt(source, end - 2));
-    return paired ? PAIR : LONG_ESCAPE;
+    if (paired) return PAIR;
   }
-  return isHighSurrogate(unit) ? LONG_ESCAPE : PLAIN;
+  return unit >= 0x20 && unit !== 0x22 && unit !== 0x5c && unit < 0xd800
+    ? PLAIN
+    : unitStep(unit, style);
 }
 
 /** How far a walk over a string got: the units it spans, and what it writes and takes. */
@@ -123,20 +206,22 @@ export interface TextSpan {
  * Measures the longest start of `source` whose JSON text stays within `room`
  * code points and which takes at most `sourceRoom` source code points.
  * Reads only what it keeps (plus one code point), however long the source.
- * `from` resumes an earlier, narrower measure instead of starting over.
+ * `from` resumes an earlier, narrower measure instead of starting over;
+ * `style` is how the text will be written (default the course's escapes).
  */
 export function measureHead(
   source: string,
   room: number,
   sourceRoom: number,
   from?: TextSpan,
+  style: TextStyle = COURSE_ESCAPES,
 ): TextSpan {
   const length = source.length;
   let index = from?.units ?? 0;
   let written = from?.written ?? 0;
   let taken = from?.taken ?? 0;
   while (index < length && taken < sourceRoom) {
-    const step = forwardStep(source, index, length);
+    const step = forwardStep(source, index, length, style);
     if (written + (step >> 2) > room) break;
     written += step >> 2;
     taken += 1;
@@ -152,12 +237,13 @@ export function measureTail(
   sourceRoom: number,
   floor: number,
   from?: TextSpan,
+  style: TextStyle = COURSE_ESCAPES,
 ): TextSpan {
   let index = source.length - (from?.units ?? 0);
   let written = from?.written ?? 0;
   let taken = from?.taken ?? 0;
   while (index > floor && taken < sourceRoom) {
-    const step = backwardStep(source, index, floor);
+    const step = backwardStep(source, index, floor, style);
     if (written + (step >> 2) > room) break;
     written += step >> 2;
     taken += 1;

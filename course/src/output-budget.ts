@@ -32,8 +32,18 @@ import { MISSING, readOwnValue } from "./own-fields.js";
  * - `maxStringCharacters`: code points taken from keys, strings and BigInt text (course: 4096).
  * - `maxBigIntBits`: a BigInt is written only below 2 to this power (course: 4096; at most 65,536).
  *
+ * Three more bound the parts of a `toolContent` value (the course has none;
+ * the defaults are {@link PART_BUDGET_DEFAULTS}):
+ *
+ * - `maxParts`: parts read, text and binary alike (default 20; 1 to 1,000).
+ * - `maxPartBytes`: bytes of one image, audio or file part (default
+ *   5,242,880, 5 MiB; 1 to 104,857,600).
+ * - `maxTotalBytes`: bytes of all binary parts kept (default 20,971,520,
+ *   20 MiB; 1 to 268,435,456).
+ *
  * @example
  * const budget: OutputBudget = { maxCharacters: 50_000, maxStringCharacters: 50_000 };
+ * const screenshots: OutputBudget = { maxParts: 4, maxPartBytes: 2_000_000 };
  */
 export interface OutputBudget {
   readonly maxCharacters?: number;
@@ -42,6 +52,9 @@ export interface OutputBudget {
   readonly maxEntries?: number;
   readonly maxStringCharacters?: number;
   readonly maxBigIntBits?: number;
+  readonly maxParts?: number;
+  readonly maxPartBytes?: number;
+  readonly maxTotalBytes?: number;
 }
 
 /**
@@ -60,6 +73,9 @@ export const OUTPUT_BUDGET_FIELDS = [
   "maxEntries",
   "maxStringCharacters",
   "maxBigIntBits",
+  "maxParts",
+  "maxPartBytes",
+  "maxTotalBytes",
 ] as const;
 
 /** A budget field's name. */
@@ -70,7 +86,8 @@ export type OutputBudgetField = (typeof OUTPUT_BUDGET_FIELDS)[number];
  * `maxCharacters` leaves room for the longest marker (a spill reference
  * included) beside real content; the ceilings keep one call's memory and time
  * bounded (`maxDepth` also bounds the serializer's recursion, `maxBigIntBits`
- * the cost of writing a BigInt in decimal).
+ * the cost of writing a BigInt in decimal, the byte ceilings the base64 text
+ * of a result's parts).
  */
 export const OUTPUT_BUDGET_RANGES: {
   readonly [Field in OutputBudgetField]: readonly [number, number];
@@ -81,7 +98,46 @@ export const OUTPUT_BUDGET_RANGES: {
   maxEntries: freeze([1, 10_000_000] as const),
   maxStringCharacters: freeze([1, 10_000_000] as const),
   maxBigIntBits: freeze([1, 65_536] as const),
+  maxParts: freeze([1, 1_000] as const),
+  maxPartBytes: freeze([1, 104_857_600] as const),
+  maxTotalBytes: freeze([1, 268_435_456] as const),
 });
+
+/**
+ * The part budgets of a `toolContent` value when no level sets them, chosen
+ * from what the providers accept in one request: Anthropic takes images of
+ * at most 5 MB each (the strictest per-image limit of the four) in requests
+ * of at most 32 MB, Gemini takes at most 20 MB of inline data per request,
+ * and 20 MB of bytes is about 27 MB once written as base64. Twenty parts
+ * stay well under every provider's count of images per request. A host that
+ * sends elsewhere (an MCP client, a local model) raises them.
+ *
+ * @example
+ * PART_BUDGET_DEFAULTS.maxPartBytes; // 5242880
+ */
+export const PART_BUDGET_DEFAULTS: {
+  readonly maxParts: number;
+  readonly maxPartBytes: number;
+  readonly maxTotalBytes: number;
+} = freeze({ maxParts: 20, maxPartBytes: 5_242_880, maxTotalBytes: 20_971_520 });
+
+/** The part budgets one `toolContent` value is rendered under. */
+export interface PartLimits {
+  readonly maxParts: number;
+  readonly maxPartBytes: number;
+  readonly maxTotalBytes: number;
+}
+
+/** Part limits from a budget's fields (`field` answers each, or undefined when no level set it). */
+export function partLimitsFrom(
+  field: (name: "maxParts" | "maxPartBytes" | "maxTotalBytes") => number | undefined,
+): PartLimits {
+  return freeze({
+    maxParts: field("maxParts") ?? PART_BUDGET_DEFAULTS.maxParts,
+    maxPartBytes: field("maxPartBytes") ?? PART_BUDGET_DEFAULTS.maxPartBytes,
+    maxTotalBytes: field("maxTotalBytes") ?? PART_BUDGET_DEFAULTS.maxTotalBytes,
+  });
+}
 
 /** Default `maxSpillCharacters`: the budget the full output is serialized under for a spill hook. */
 export const DEFAULT_MAX_SPILL_CHARACTERS = 1_000_000;

@@ -4,14 +4,18 @@
  * marker that names which budget ran out and where the full output went.
  */
 
+import { stringIsWellFormed } from "./intrinsics.js";
 import {
   codePointCount,
   escapeRange,
   firstCodePoints,
   measureHead,
   measureTail,
+  RAW_TEXT,
   type TextSpan,
+  type TextStyle,
 } from "./json-text.js";
+import { type OutputFormat, stringStyle, structuredStyle } from "./output-format.js";
 import {
   liveHasOwn,
   type OutputLimitName,
@@ -43,15 +47,18 @@ export type OutputDraft =
  * Serializes a Tool's output under a configured budget (same rules as
  * `serializeToolOutput`, the same calls of the live `Object.hasOwn`). A cut
  * top-level string keeps its head, its tail or both, as `strategy` says;
- * structured output always keeps the head.
+ * structured output always keeps the head. `format` (default `"json"`) says
+ * whether a top-level string is a JSON literal or the text itself, and which
+ * escapes structured output takes.
  */
 export function draftOutput(
   value: unknown,
   limits: WalkLimits,
   strategy: CutStrategy,
+  format: OutputFormat = "json",
 ): OutputDraft {
-  if (typeof value === "string") return draftText(value, limits, strategy);
-  return draftFrom(walkValue(value, limits, liveHasOwn), limits);
+  if (typeof value === "string") return draftText(value, limits, strategy, stringStyle(format));
+  return draftFrom(walkValue(value, limits, liveHasOwn, structuredStyle(format)), limits);
 }
 
 /** A walk's result as a draft: a cut one is finished with the configured marker. */
@@ -67,21 +74,50 @@ export function draftFrom(result: WalkResult, limits: WalkLimits): OutputDraft {
 
 /**
  * A top-level string under a configured budget, measured without walking:
- * whole when its JSON text fits the cap and its code points the string
- * budget (exactly what the walk would decide), else cut as `strategy` says.
+ * whole when its text fits the cap and its code points the string budget
+ * (exactly what the walk would decide), else cut as `strategy` says. In the
+ * course's style it is a JSON literal; in raw style (`format: "text"`) the
+ * text itself, without quotes.
  */
-function draftText(text: string, limits: WalkLimits, strategy: CutStrategy): OutputDraft {
+export function draftText(
+  text: string,
+  limits: WalkLimits,
+  strategy: CutStrategy,
+  style: TextStyle,
+): OutputDraft {
   const length = text.length;
-  const whole = measureHead(text, limits.maxCharacters - 2, limits.maxStringCharacters);
-  if (whole.units === length)
-    return { kind: "whole", content: `"${escapeRange(text, 0, length)}"` };
-  // The string budget ran out first when the measure stopped for lack of source room.
-  const limit: OutputLimitName =
-    whole.taken === limits.maxStringCharacters ? "string characters" : "characters";
+  // Raw text within both budgets by its length alone (code points never outnumber code
+  // units) and well-formed by the native check (constant time for one-byte strings): itself.
+  if (
+    style === RAW_TEXT &&
+    length <= limits.maxCharacters &&
+    length <= limits.maxStringCharacters &&
+    stringIsWellFormed?.(text) === true
+  ) {
+    return { kind: "whole", content: text };
+  }
+  const quote = style === RAW_TEXT ? "" : '"';
+  const whole = measureHead(
+    text,
+    limits.maxCharacters - 2 * quote.length,
+    limits.maxStringCharacters,
+    undefined,
+    style,
+  );
+  if (whole.units === length) {
+    return { kind: "whole", content: `${quote}${escapeRange(text, 0, length, style)}${quote}` };
+  }
+  // The string budget ran out first when the measure stopped for lack of source room. Raw
+  // text writes one code point per one taken, so both budgets often run out together (both
+  // default to 4096): the content's own cap is then the one named.
+  const stringFirst =
+    whole.taken === limits.maxStringCharacters &&
+    (style !== RAW_TEXT || whole.written < limits.maxCharacters);
+  const limit: OutputLimitName = stringFirst ? "string characters" : "characters";
   return {
     kind: "cut",
     limit,
-    finish: (reference) => cutText(text, limit, limits, strategy, reference),
+    finish: (reference) => cutText(text, limit, limits, strategy, reference, style),
   };
 }
 
@@ -100,34 +136,43 @@ function cutText(
   limits: WalkLimits,
   strategy: CutStrategy,
   reference: string | undefined,
+  style: TextStyle,
 ): string {
   const total = text.length;
+  const quote = style === RAW_TEXT ? "" : '"';
   const marker = (kept: number): string => textMarker(kept, total, limit, limits, reference);
-  // Quotes and line feeds around the marker: one each for head or tail, two for both ends.
-  const extras = strategy === "head-and-tail" ? 4 : 2;
+  // A line feed and a quote (none in raw text) for head or tail, two of each for both ends.
+  const extras = (strategy === "head-and-tail" ? 2 : 1) * (1 + quote.length);
   const roomFor = (kept: number): number =>
     limits.maxCharacters - codePointCount(marker(kept)) - extras;
   const sourceRoom = limits.maxStringCharacters;
+  const write = (start: number, end: number): string => escapeRange(text, start, end, style);
   if (strategy === "head") {
-    const head = fill((room, from) => measureHead(text, room, sourceRoom, from), 0, 0);
-    return `"${escapeRange(text, 0, head.units)}\n${marker(head.units)}`;
+    const head = fill((room, from) => measureHead(text, room, sourceRoom, from, style), 0, 0);
+    return `${quote}${write(0, head.units)}\n${marker(head.units)}`;
   }
   if (strategy === "tail") {
-    const tail = fill((room, from) => measureTail(text, room, sourceRoom, 0, from), 0, 0);
-    return `${marker(tail.units)}\n${escapeRange(text, total - tail.units, total)}"`;
+    const tail = fill((room, from) => measureTail(text, room, sourceRoom, 0, from, style), 0, 0);
+    return `${marker(tail.units)}\n${write(total - tail.units, total)}${quote}`;
   }
   const widest = roomFor(total);
-  const head = measureHead(text, widest - (widest >> 1), sourceRoom - (sourceRoom >> 1));
+  const head = measureHead(
+    text,
+    widest - (widest >> 1),
+    sourceRoom - (sourceRoom >> 1),
+    undefined,
+    style,
+  );
   // The tail takes what the head left; only the tail grows in the later measures.
   const tail = fill(
     (room, from) =>
-      measureTail(text, room - head.written, sourceRoom - head.taken, head.units, from),
+      measureTail(text, room - head.written, sourceRoom - head.taken, head.units, from, style),
     head.units,
     head.written,
   );
   const kept = head.units + tail.units;
-  const ends = `${escapeRange(text, 0, head.units)}\n${marker(kept)}\n${escapeRange(text, total - tail.units, total)}`;
-  return `"${ends}"`;
+  const ends = `${write(0, head.units)}\n${marker(kept)}\n${write(total - tail.units, total)}`;
+  return `${quote}${ends}${quote}`;
 
   /**
    * Measures (`measure(room, from)`) to the largest room whose marker still

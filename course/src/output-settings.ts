@@ -10,12 +10,15 @@ import { freeze, mathMax } from "./intrinsics.js";
 import {
   DEFAULT_MAX_SPILL_CHARACTERS,
   type OutputBudget,
+  type PartLimits,
+  partLimitsFrom,
   readOutputBudget,
   readRangedInteger,
   readTruncate,
   SPILL_CHARACTERS_RANGE,
   type TruncateStrategy,
 } from "./output-budget.js";
+import { type OutputFormat, readFormat } from "./output-format.js";
 import type { OutputLimitName, WalkLimits } from "./output-walk.js";
 import { MISSING, ownDataValue, readOwnValue } from "./own-fields.js";
 import { limitsFrom } from "./serializer.js";
@@ -67,9 +70,13 @@ export type OutputSpillErrorHandler = (error: unknown, info: OutputSpillInfo) =>
  *   content's own). Default 1,000,000; from 1,024 to 50,000,000.
  * - `onSpillError`: receives each failure of `spill`, once. Default: a
  *   process warning named `ToolOutputSpillWarning`.
+ * - `format`: `"json"` (the default, the course's text) or `"text"` (a
+ *   string as itself, structured output as standard JSON); see
+ *   {@link OutputFormat}.
  *
- * Any of `outputBudget`, `truncate` or `spill`, at any level, makes the
- * markers say what was cut; without them, results are exactly the course's.
+ * Any of `outputBudget`, `truncate` or `spill`, or `format: "text"`, at any
+ * level, makes the markers say what was cut; without them, results are
+ * exactly the course's.
  */
 export interface OutputOptions {
   readonly outputBudget?: OutputBudget;
@@ -77,6 +84,7 @@ export interface OutputOptions {
   readonly spill?: OutputSpill;
   readonly maxSpillCharacters?: number;
   readonly onSpillError?: OutputSpillErrorHandler;
+  readonly format?: OutputFormat;
 }
 
 /** One level's output settings after one read of each field and validation. */
@@ -86,12 +94,14 @@ export interface OutputLevel {
   readonly spill: OutputSpill | undefined;
   readonly maxSpillCharacters: number | undefined;
   readonly onSpillError: OutputSpillErrorHandler | undefined;
+  readonly format: OutputFormat | undefined;
 }
 
 /** The output fields of a Tool definition, as its snapshot holds them. */
 export interface ToolOutputFields {
   readonly outputBudget?: OutputBudget;
   readonly truncate?: TruncateStrategy;
+  readonly format?: OutputFormat;
 }
 
 /** Where a spilled text goes and under which budget it is written. */
@@ -108,6 +118,9 @@ export interface OutputSettings {
   readonly errorLimits: WalkLimits;
   readonly truncate: TruncateStrategy;
   readonly spill: SpillSettings | undefined;
+  readonly format: OutputFormat;
+  /** The budgets of a `toolContent` value's parts. */
+  readonly parts: PartLimits;
 }
 
 /** The output fields, in the order they are read. */
@@ -117,6 +130,7 @@ export const OUTPUT_OPTION_FIELDS = [
   "spill",
   "maxSpillCharacters",
   "onSpillError",
+  "format",
 ] as const;
 
 function readFunction<T>(value: unknown, name: string, refuse: (message: string) => never) {
@@ -160,7 +174,8 @@ export function readOutputLevel(
     "onSpillError",
     refuse,
   );
-  return freeze({ outputBudget, truncate, spill, maxSpillCharacters, onSpillError });
+  const format = readFormat(get(options, "format"), "format", refuse);
+  return freeze({ outputBudget, truncate, spill, maxSpillCharacters, onSpillError, format });
 }
 
 /** The first of three values that is set. */
@@ -170,8 +185,8 @@ function first<T>(call: T | undefined, tool: T | undefined, registry: T | undefi
 
 /**
  * Resolves a call's output settings. Undefined when no level sets a budget,
- * a strategy or a spill hook: then the course's budgets and marker apply,
- * byte for byte.
+ * a strategy or a spill hook, and the format resolves to `"json"`: then the
+ * course's budgets and marker apply, byte for byte.
  */
 export function resolveOutputSettings(
   call: OutputLevel | undefined,
@@ -188,15 +203,19 @@ export function resolveOutputSettings(
     tool === undefined
       ? undefined
       : (ownDataValue(tool, "truncate") as TruncateStrategy | undefined);
+  const toolFormat =
+    tool === undefined ? undefined : (ownDataValue(tool, "format") as OutputFormat | undefined);
   const registryBudget = registry?.outputBudget;
   const truncate = first(call?.truncate, toolTruncate, registry?.truncate);
   const hook = first(call?.spill, undefined, registry?.spill);
+  const format = first(call?.format, toolFormat, registry?.format) ?? "json";
   if (
     callBudget === undefined &&
     toolBudget === undefined &&
     registryBudget === undefined &&
     truncate === undefined &&
-    hook === undefined
+    hook === undefined &&
+    format === "json"
   ) {
     return undefined;
   }
@@ -227,5 +246,8 @@ export function resolveOutputSettings(
   const errorLimits = limitsFrom((field) =>
     field === "maxCharacters" ? limits.maxCharacters : undefined,
   );
-  return freeze({ limits, errorLimits, truncate: truncate ?? "head", spill });
+  const parts = partLimitsFrom((field) =>
+    first(callBudget?.[field], toolBudget?.[field], registryBudget?.[field]),
+  );
+  return freeze({ limits, errorLimits, truncate: truncate ?? "head", spill, format, parts });
 }

@@ -15,14 +15,30 @@ import {
   freeze,
   isNativePromise,
   NativeError,
+  regExpTest,
+  sealedRegExp,
   stringCharCodeAt,
+  stringSlice,
 } from "./intrinsics.js";
+import { codePointCount } from "./json-text.js";
 import { observe } from "./outcomes.js";
 import { draftOutput } from "./output-draft.js";
+import type { OutputFormat } from "./output-format.js";
 import type { OutputSettings, OutputSpillInfo, SpillSettings } from "./output-settings.js";
 import type { OutputLimitName } from "./output-walk.js";
 import type { CourseToolCall } from "./protocol.js";
 import type { SerializedOutput } from "./serializer.js";
+
+/**
+ * Where an observed call notes what a cut did (see `observed-output.ts`):
+ * which budget cut, the reference the marker names, and the size of the
+ * spilled text when the hook received the whole output.
+ */
+export interface CutFacts {
+  limit: OutputLimitName | undefined;
+  spillReference: string | undefined;
+  spilledCharacters: number | undefined;
+}
 
 /** Name of the process warning emitted for a failed spill when no `onSpillError` is given. */
 export const SPILL_WARNING = "ToolOutputSpillWarning";
@@ -59,53 +75,66 @@ function referenceProblem(reference: string): string | undefined {
   if (reference.length > MAX_SPILL_REFERENCE_CHARACTERS) {
     return `the spill reference is longer than ${MAX_SPILL_REFERENCE_CHARACTERS} characters`;
   }
-  let blank = true;
+  // The classes of characters a reference may not hold, by Unicode property, as the engine's
+  // tables define them (sealed: a patched RegExp.prototype.exec decides nothing here). Made
+  // here, not at load: a reference is checked once per spill, and rarely.
+  // Controls (Cc: U+0000-001F, U+007F-009F), such as a line feed, could end the marker early.
+  const control = sealedRegExp(/\p{Cc}/u);
+  // Line and paragraph separators (Zl, Zp) could too.
+  const separator = sealedRegExp(/[\p{Zl}\p{Zp}]/u);
+  // Format characters (Cf) are invisible. They include every Bidi_Control character
+  // (U+061C, U+200E, U+200F, U+202A-202E, U+2066-2069), which can reorder what the model
+  // reads around it, and the zero-width ones (U+200B-200D, U+2060, U+FEFF, ...).
+  const format = sealedRegExp(/\p{Cf}/u);
+  // Opening and closing punctuation (Ps, Pe): the marker's own ] and [, and every other
+  // bracket, parenthesis or brace that could pose as them (the full-width ［ ］ among them).
+  const bracket = sealedRegExp(/[\p{Ps}\p{Pe}]/u);
+  // One code point at a time: the first that may not be named decides the reason.
   for (let index = 0; index < reference.length; index += 1) {
     const unit = stringCharCodeAt(reference, index);
-    // A control character (a line feed, say) could make the marker look like more than a marker.
-    if (unit < 0x20 || (unit >= 0x7f && unit <= 0x9f)) {
-      return "the spill reference contains a control character";
-    }
-    // So could a line or paragraph separator, a direction override, or a bracket of its own.
-    if (
-      unit === 0x2028 ||
-      unit === 0x2029 ||
-      (unit >= 0x202a && unit <= 0x202e) ||
-      (unit >= 0x2066 && unit <= 0x2069) ||
-      unit === 0x5b ||
-      unit === 0x5d
-    ) {
-      return "the spill reference contains a separator, a direction control or a bracket";
-    }
+    let end = index + 1;
     if (unit >= 0xd800 && unit <= 0xdbff) {
       const next = stringCharCodeAt(reference, index + 1);
       if (!(next >= 0xdc00 && next <= 0xdfff)) return "the spill reference has a lone surrogate";
-      index += 1;
+      end = index + 2;
     } else if (unit >= 0xdc00 && unit <= 0xdfff) {
       return "the spill reference has a lone surrogate";
     }
-    if (unit !== 0x20) blank = false;
+    const point = stringSlice(reference, index, end);
+    if (regExpTest(control, point)) return "the spill reference contains a control character";
+    if (regExpTest(separator, point)) {
+      return "the spill reference contains a line or paragraph separator";
+    }
+    if (regExpTest(format, point)) {
+      return "the spill reference contains a format character (a direction mark or control, a zero-width or other invisible character)";
+    }
+    if (regExpTest(bracket, point)) return "the spill reference contains a bracket";
+    index = end - 1;
   }
-  return blank ? "the spill reference is blank" : undefined;
+  // Blank: nothing but white space and characters that are not drawn (default ignorable).
+  const blank = sealedRegExp(/^[\p{White_Space}\p{Default_Ignorable_Code_Point}]*$/u);
+  return regExpTest(blank, reference) ? "the spill reference is blank" : undefined;
 }
 
 /**
- * Serializes the full output under the spill budget and hands it to the hook.
- * Returns the reference the marker names, or undefined. Only a registered
- * NonRecoverableToolError thrown while serializing (by a Proxy prototype's
- * trap) escapes, as it would from the content's own serialization.
+ * Serializes the full output under the spill budget, in `format`, and hands
+ * it to the hook. Returns the reference the marker names, or undefined. Only
+ * a registered NonRecoverableToolError thrown while serializing (by a Proxy
+ * prototype's trap) escapes, as it would from the content's own serialization.
  */
-function spillFullOutput(
+export function spillFullOutput(
   output: unknown,
   spill: SpillSettings,
   call: CourseToolCall,
   limit: OutputLimitName,
+  format: OutputFormat,
+  facts: CutFacts | undefined,
 ): string | undefined {
   let text: string;
   let truncated: boolean;
   const base = { toolCallId: call.id, toolName: call.name, limit };
   try {
-    const draft = draftOutput(output, spill.limits, "head");
+    const draft = draftOutput(output, spill.limits, "head", format);
     if (draft.kind === "refused") {
       // Reached only past the content's cut: something there cannot be written.
       report(
@@ -123,6 +152,7 @@ function spillFullOutput(
     return undefined;
   }
   const info: OutputSpillInfo = freeze({ ...base, truncated });
+  if (facts !== undefined && !truncated) facts.spilledCharacters = codePointCount(text);
   let answer: unknown;
   try {
     answer = apply(spill.hook, undefined, [text, info]);
@@ -150,18 +180,25 @@ function spillFullOutput(
 /**
  * Serializes a Tool's output under configured settings: a cut result's marker
  * says which budget ran out, and names where the full output went when a
- * spill hook took it.
+ * spill hook took it. An observed call passes `facts` to learn what the cut did.
  */
 export function serializeConfigured(
   output: unknown,
   settings: OutputSettings,
   call: CourseToolCall,
+  facts?: CutFacts,
 ): SerializedOutput {
-  const draft = draftOutput(output, settings.limits, settings.truncate);
+  const draft = draftOutput(output, settings.limits, settings.truncate, settings.format);
   if (draft.kind === "refused") return { ok: false, message: draft.message };
   if (draft.kind === "whole") return { ok: true, content: draft.content, truncated: false };
   const spill = settings.spill;
   const reference =
-    spill === undefined ? undefined : spillFullOutput(output, spill, call, draft.limit);
+    spill === undefined
+      ? undefined
+      : spillFullOutput(output, spill, call, draft.limit, settings.format, facts);
+  if (facts !== undefined) {
+    facts.limit = draft.limit;
+    facts.spillReference = reference;
+  }
   return { ok: true, content: draft.finish(reference), truncated: true };
 }

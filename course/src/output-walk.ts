@@ -17,7 +17,13 @@ import {
   setHas,
 } from "./intrinsics.js";
 import { formatJsonPath } from "./json-path.js";
-import { escapeRange, isPlainText, measureHead } from "./json-text.js";
+import {
+  COURSE_ESCAPES,
+  escapeRange,
+  isPlainText,
+  measureHead,
+  type TextStyle,
+} from "./json-text.js";
 import { sortKeys } from "./key-sort.js";
 
 /** Which budget cut the output: named in a configured marker. */
@@ -85,10 +91,14 @@ export class Walk {
   // The same containers as a set, for walks allowed deeper than a scan stays cheap.
   readonly onPath: Set<object> | undefined;
 
-  /** `ownKey` decides which enumerated keys are own: the live global for Tool output. */
+  /**
+   * `ownKey` decides which enumerated keys are own: the live global for Tool
+   * output. `style` is how strings are escaped (the course's, or standard JSON).
+   */
   constructor(
     readonly ownKey: (target: object, key: string) => boolean,
     limits: WalkLimits,
+    readonly style: TextStyle = COURSE_ESCAPES,
   ) {
     this.cap = limits.maxCharacters;
     this.maxDepth = limits.maxDepth;
@@ -133,9 +143,15 @@ export class Walk {
     // Slow path: measure how far the string budget reaches (at most `stringLeft + 1`
     // code points are looked at, however long the text), then write that span with
     // one copy per run of characters that need no escaping.
-    const span = measureHead(text, Number.POSITIVE_INFINITY, this.stringLeft);
+    const span = measureHead(
+      text,
+      Number.POSITIVE_INFINITY,
+      this.stringLeft,
+      undefined,
+      this.style,
+    );
     this.stringLeft -= span.taken;
-    this.append(escapeRange(text, 0, span.units), span.written);
+    this.append(escapeRange(text, 0, span.units, this.style), span.written);
     if (span.units < length) this.cut("string characters");
     this.append('"', 1);
   }
@@ -254,14 +270,15 @@ export type WalkResult =
 /**
  * Walks `value` under `limits`; `ownKey` decides which keys `for…in` yields
  * are own (the live global for Tool output, the captured check for our own
- * values).
+ * values); `style` how strings are escaped (default the course's).
  */
 export function walkValue(
   value: unknown,
   limits: WalkLimits,
   ownKey: (target: object, key: string) => boolean,
+  style: TextStyle = COURSE_ESCAPES,
 ): WalkResult {
-  const walk = new Walk(ownKey, limits);
+  const walk = new Walk(ownKey, limits, style);
   try {
     walk.value(value);
   } catch (thrown) {

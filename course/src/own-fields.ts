@@ -19,7 +19,7 @@ export const MISSING: unique symbol = Symbol("missing");
  * Reads an own field exactly once, like {@link readOwnField}, without
  * allocating: the value, or {@link MISSING}.
  */
-export function readOwnValue(target: object, key: string): unknown {
+export function readOwnValue(target: object, key: string | number): unknown {
   const descriptor = getOwnPropertyDescriptor(target, key);
   if (descriptor === undefined) return MISSING;
   if (hasOwn(descriptor, "value")) return descriptor.value;

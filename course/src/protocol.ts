@@ -35,8 +35,53 @@ export type CourseToolCall = {
 };
 
 /**
+ * The image types a part may carry: PNG, JPEG, GIF and WebP.
+ *
+ * @example
+ * const type: ToolResultImageType = "image/png";
+ */
+export type ToolResultImageType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+/**
+ * The audio types a part may carry: WAV, MP3, OGG and FLAC.
+ *
+ * @example
+ * const type: ToolResultAudioType = "audio/mpeg";
+ */
+export type ToolResultAudioType = "audio/wav" | "audio/mpeg" | "audio/ogg" | "audio/flac";
+/**
+ * The file types a part may carry: PDF and plain UTF-8 text.
+ *
+ * @example
+ * const type: ToolResultFileType = "application/pdf";
+ */
+export type ToolResultFileType = "application/pdf" | "text/plain";
+
+/**
+ * One checked part of a result built from `toolContent`, in order: text, or
+ * an image, audio or file whose `data` is strict base64 of bytes that match
+ * `mimeType`. Frozen.
+ *
+ * @example
+ * const part: ToolResultPart = { type: "image", data: "iVBORw0KGgo…", mimeType: "image/png" };
+ */
+export type ToolResultPart =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "image"; readonly data: string; readonly mimeType: ToolResultImageType }
+  | { readonly type: "audio"; readonly data: string; readonly mimeType: ToolResultAudioType }
+  | {
+      readonly type: "file";
+      readonly data: string;
+      readonly mimeType: ToolResultFileType;
+      readonly name?: string;
+    };
+
+/**
  * The frozen message that links a Tool's outcome back to its call. Keys are in
- * exactly this order; `id` is `tool-result-${toolCall.id}`.
+ * exactly this order; `id` is `tool-result-${toolCall.id}`. `parts` is there
+ * only when the Tool returned `toolContent` with an image, audio or file part
+ * that passed its checks: the ordered parts, for consumers that take them
+ * (`content` still holds text every consumer can read). Error results never
+ * carry parts.
  */
 export type CourseToolResultMessage = {
   readonly id: CourseMessageId;
@@ -45,6 +90,7 @@ export type CourseToolResultMessage = {
   readonly toolName: string;
   readonly content: string;
   readonly isError: boolean;
+  readonly parts?: readonly ToolResultPart[];
 };
 
 /** A validator's synchronous decision: the validated value, or a reason the model can read. */

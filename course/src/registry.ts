@@ -2,6 +2,7 @@
  * ToolRegistry: owns immutable Tool definitions and registers batches atomically.
  */
 
+import { type CallObserver, type ObserverSlot, readObserver } from "./call-observer.js";
 import {
   type AnyCourseTool,
   type RegisteredCourseTool,
@@ -23,12 +24,16 @@ import {
   NativeTypeError,
 } from "./intrinsics.js";
 import { refuseRegistryOption } from "./output-budget.js";
+import type { OutputFormat } from "./output-format.js";
 import { type OutputLevel, type OutputOptions, readOutputLevel } from "./output-settings.js";
 import { type OwnField, readOwnField } from "./own-fields.js";
 
 let lookup: (registry: ToolRegistry, name: string) => RegisteredCourseTool | undefined;
 let outputOf: (registry: ToolRegistry) => OutputLevel | undefined;
 let brandCheck: (value: unknown) => boolean;
+let setOutput: (registry: ToolRegistry, level: OutputLevel) => void;
+let slotOf: (value: unknown) => ObserverSlot | undefined;
+let observed: (registry: ToolRegistry, slot: ObserverSlot) => ToolRegistry;
 
 /**
  * Options of a registry: output settings for every call of its Tools (see
@@ -91,11 +96,25 @@ function readBatchLength(batch: unknown): number {
 export class ToolRegistry {
   readonly #tools = new NativeMap<string, RegisteredCourseTool>();
   #output: OutputLevel | undefined;
+  /** Set only through `withCallObserver` (the internal surface); copied by `snapshot()`. */
+  #observer: ObserverSlot | undefined;
 
   static {
     lookup = (registry, name) => mapGet(registry.#tools, name);
     outputOf = (registry) => registry.#output;
     brandCheck = (value) => typeof value === "object" && value !== null && #tools in value;
+    setOutput = (registry, level) => {
+      registry.#output = level;
+    };
+    slotOf = (value) =>
+      typeof value === "object" && value !== null && #observer in value
+        ? (value as ToolRegistry).#observer
+        : undefined;
+    observed = (registry, slot) => {
+      const copy = registry.#copy();
+      copy.#observer = slot;
+      return copy;
+    };
   }
 
   /**
@@ -183,9 +202,14 @@ export class ToolRegistry {
    * same options, independent afterwards.
    */
   snapshot(): ToolRegistry {
+    return this.#copy();
+  }
+
+  #copy(): ToolRegistry {
     const copy = new ToolRegistry();
-    // The settings are frozen: sharing them is copying them.
+    // The settings are frozen: sharing them is copying them; so is the observer's slot.
     copy.#output = this.#output;
+    copy.#observer = this.#observer;
     const values = mapValues(this.#tools);
     for (let step = mapIteratorNext(values); step.done !== true; step = mapIteratorNext(values)) {
       mapSet(copy.#tools, step.value.name, step.value);
@@ -204,7 +228,64 @@ export function lookupTool(registry: ToolRegistry, name: string): RegisteredCour
   return lookup(registry, name);
 }
 
+/**
+ * A snapshot of `registry` whose own output settings give `format` when they
+ * set none: the default of a surface that hands the model text (a Tool's
+ * definition and a call's options still win, field by field, as does a
+ * format the registry's options set).
+ */
+export function snapshotWithFormat(registry: ToolRegistry, format: OutputFormat): ToolRegistry {
+  const copy = registry.snapshot();
+  const own = outputOf(registry);
+  if (own?.format !== undefined) return copy;
+  const level: OutputLevel =
+    own === undefined
+      ? freeze({
+          outputBudget: undefined,
+          truncate: undefined,
+          spill: undefined,
+          maxSpillCharacters: undefined,
+          onSpillError: undefined,
+          format,
+        })
+      : freeze({ ...own, format });
+  setOutput(copy, level);
+  return copy;
+}
+
 /** The output settings `registry` was constructed with, if any. */
 export function registryOutput(registry: ToolRegistry): OutputLevel | undefined {
   return outputOf(registry);
+}
+
+/**
+ * The observer slot of `value` when it is a ToolRegistry with an observer, else
+ * undefined: one private-field check, nothing allocated, no code of `value` run.
+ */
+export function registryObserver(value: unknown): ObserverSlot | undefined {
+  return slotOf(value);
+}
+
+/**
+ * A snapshot of `registry` (the same Tools and options) whose every call is
+ * watched by `observer` (see {@link CallObserver}); `registry` itself is left
+ * as it was. Throws a TypeError for a value that is not a ToolRegistry or an
+ * observer without its four hooks.
+ *
+ * @example
+ * const watched = withCallObserver(registry, { start: () => ({}), resume() {}, execute: (_s, _c, _t, run) => run(), end: (_s, facts) => log(facts) });
+ */
+export function withCallObserver<State>(
+  registry: ToolRegistry,
+  observer: CallObserver<State>,
+): ToolRegistry {
+  if (!isToolRegistry(registry)) {
+    throw new NativeTypeError("withCallObserver needs a ToolRegistry");
+  }
+  return observed(registry, readObserver(observer));
+}
+
+/** The observer object a registry's calls are watched by, if any (for the surfaces' own hooks). */
+export function callObserverOf(value: unknown): object | undefined {
+  return slotOf(value)?.observer;
 }

@@ -13,6 +13,7 @@ import {
   type TruncateStrategy,
 } from "./output-budget.js";
 import { type CutStrategy, draftFrom, draftOutput } from "./output-draft.js";
+import { type OutputFormat, readFormat, structuredStyle } from "./output-format.js";
 import { liveHasOwn, type WalkLimits, type WalkResult, walkValue } from "./output-walk.js";
 import { MISSING, readOwnValue } from "./own-fields.js";
 
@@ -50,7 +51,7 @@ export type SerializedOutput =
   | { readonly ok: false; readonly message: string };
 
 /** The course's cut: the first 4072 code points written, then the course's marker. */
-function courseResult(result: WalkResult): SerializedOutput {
+export function courseResult(result: WalkResult): SerializedOutput {
   if (result.kind === "refused") return { ok: false, message: result.message };
   if (result.kind === "whole") return { ok: true, content: result.content, truncated: false };
   const kept = firstCodePoints(result.walk.out, KEPT_BEFORE_MARKER);
@@ -76,8 +77,8 @@ function courseResult(result: WalkResult): SerializedOutput {
  */
 export function serializeToolOutput(value: unknown, options?: SerializeOptions): SerializedOutput {
   if (options === undefined) return courseResult(walkValue(value, COURSE_LIMITS, liveHasOwn));
-  const [limits, strategy] = readSerializeOptions(options);
-  const draft = draftOutput(value, limits, strategy);
+  const [limits, strategy, format] = readSerializeOptions(options);
+  const draft = draftOutput(value, limits, strategy, format);
   if (draft.kind === "refused") return { ok: false, message: draft.message };
   if (draft.kind === "whole") return { ok: true, content: draft.content, truncated: false };
   return { ok: true, content: draft.finish(undefined), truncated: true };
@@ -85,19 +86,21 @@ export function serializeToolOutput(value: unknown, options?: SerializeOptions):
 
 /**
  * Settings for {@link serializeToolOutput} outside a call: a budget (see
- * `limitsFrom` for the fields left out) and a strategy for long top-level
- * strings. Given at all, even empty, they make a cut say what was cut.
+ * `limitsFrom` for the fields left out; the part budgets do not apply), a
+ * strategy for long top-level strings and the output format (default
+ * `"json"`). Given at all, even empty, they make a cut say what was cut.
  */
 export interface SerializeOptions {
   readonly outputBudget?: OutputBudget;
   readonly truncate?: TruncateStrategy;
+  readonly format?: OutputFormat;
 }
 
 const refuseSerializeOption = (message: string): never => {
   throw new NativeTypeError(`serializeToolOutput options: ${message}`);
 };
 
-function readSerializeOptions(options: unknown): readonly [WalkLimits, CutStrategy] {
+function readSerializeOptions(options: unknown): readonly [WalkLimits, CutStrategy, OutputFormat] {
   if (typeof options !== "object" || options === null || isProxy(options)) {
     return refuseSerializeOption("must be a plain object (not a Proxy)");
   }
@@ -115,7 +118,8 @@ function readSerializeOptions(options: unknown): readonly [WalkLimits, CutStrate
   };
   const budget = readOutputBudget(read("outputBudget"), "outputBudget", refuseSerializeOption);
   const strategy = readTruncate(read("truncate"), "truncate", refuseSerializeOption);
-  return [limitsFrom((name) => budget?.[name]), strategy ?? "head"];
+  const format = readFormat(read("format"), "format", refuseSerializeOption);
+  return [limitsFrom((name) => budget?.[name]), strategy ?? "head", format ?? "json"];
 }
 
 /**
@@ -143,11 +147,16 @@ export function limitsFrom(field: (name: keyof OutputBudget) => number | undefin
  * Serializes a value this module built itself (an error result's
  * null-prototype `{ error: { code, message } }`) with the captured own-key
  * check: the same text as `serializeToolOutput`, which a patched global
- * `Object.hasOwn` cannot empty. `limits` are a configured budget's, or the course's.
+ * `Object.hasOwn` cannot empty. `limits` are a configured budget's, or the
+ * course's; `format` (with a configured budget) picks the escapes.
  */
-export function serializeTrusted(value: unknown, limits?: WalkLimits): SerializedOutput {
+export function serializeTrusted(
+  value: unknown,
+  limits?: WalkLimits,
+  format: OutputFormat = "json",
+): SerializedOutput {
   if (limits === undefined) return courseResult(walkValue(value, COURSE_LIMITS, hasOwn));
-  const draft = draftFrom(walkValue(value, limits, hasOwn), limits);
+  const draft = draftFrom(walkValue(value, limits, hasOwn, structuredStyle(format)), limits);
   if (draft.kind === "refused") return { ok: false, message: draft.message };
   if (draft.kind === "whole") return { ok: true, content: draft.content, truncated: false };
   return { ok: true, content: draft.finish(undefined), truncated: true };

@@ -16,10 +16,12 @@ import {
   isProxy,
   NativeSet,
   NativeWeakMap,
+  removeEventListener,
   setAdd,
   setClear,
   setDelete,
   setIteratorNext,
+  setSize,
   setValues,
   signalAborted,
   signalReason,
@@ -36,6 +38,7 @@ interface Hub {
   readonly waiters: Set<AbortWaiter>;
   // The relay is held here: the engine links it to its source only weakly.
   readonly relay: AbortSignal | undefined;
+  readonly listener: () => void;
 }
 
 const hubs = new NativeWeakMap<AbortSignal, Hub>();
@@ -90,10 +93,15 @@ function isUntampered(signal: AbortSignal): boolean {
  * every listener added after it, and a later call could never be cancelled.
  * The engine aborts the relay after the run's signal, with an event of its own
  * that no Tool can reach, and the run's signal carries no listener of ours.
+ * The relay carries the listener only while a call waits (see `watchAbort`):
+ * the engine keeps a signal made by `AbortSignal.any` alive for as long as it
+ * has an abort listener, so a listener left on it would keep the relay, the
+ * hub and the run's signal reachable for the life of the process.
  * A tampered signal (see `isUntampered`) cannot be relayed truthfully, so it
  * carries our listener itself, for its lifetime: added at the first watch,
  * before any Tool has seen the signal through this boundary, it runs before
- * any listener a Tool plants later.
+ * any listener a Tool plants later. (A plain signal's listener does not keep
+ * it alive: it goes when the signal goes.)
  */
 function createHub(signal: AbortSignal): Hub {
   const waiters = new NativeSet<AbortWaiter>();
@@ -116,8 +124,8 @@ function createHub(signal: AbortSignal): Hub {
       (pending[index] as AbortWaiter).onAbort(reason);
     }
   };
-  addEventListener(relay ?? signal, "abort", listener);
-  return { waiters, relay };
+  if (relay === undefined) addEventListener(signal, "abort", listener);
+  return { waiters, relay, listener };
 }
 
 /**
@@ -130,9 +138,13 @@ export function watchAbort(signal: AbortSignal, waiter: AbortWaiter): () => void
     hub = createHub(signal);
     weakMapSet(hubs, signal, hub);
   }
-  const waiters = hub.waiters;
+  const { waiters, relay, listener } = hub;
+  // The first waiter puts the listener on the relay, the last one to leave takes it off.
+  if (relay !== undefined && setSize(waiters) === 0) addEventListener(relay, "abort", listener);
   setAdd(waiters, waiter);
   return () => {
-    setDelete(waiters, waiter);
+    if (setDelete(waiters, waiter) && relay !== undefined && setSize(waiters) === 0) {
+      removeEventListener(relay, "abort", listener);
+    }
   };
 }

@@ -4,8 +4,9 @@
  */
 
 import { freeze, NativeTypeError } from "./intrinsics.js";
+import type { OutputFormat } from "./output-format.js";
 import type { WalkLimits } from "./output-walk.js";
-import type { CourseToolCall, CourseToolResultMessage } from "./protocol.js";
+import type { CourseToolCall, CourseToolResultMessage, ToolResultPart } from "./protocol.js";
 import { serializeTrusted } from "./serializer.js";
 
 /**
@@ -28,6 +29,27 @@ export function toolResultMessage(
     toolName: toolCall.name,
     content,
     isError,
+  });
+}
+
+/**
+ * The frozen success message of a `toolContent` output: the course's fields
+ * in their order, then `parts` when there are any (never for an error).
+ */
+export function contentResultMessage(
+  toolCall: Pick<CourseToolCall, "id" | "name">,
+  content: string,
+  parts: readonly ToolResultPart[] | undefined,
+): CourseToolResultMessage {
+  if (parts === undefined) return toolResultMessage(toolCall, content, false);
+  return freeze({
+    id: `tool-result-${toolCall.id}`,
+    role: "toolResult",
+    toolCallId: toolCall.id,
+    toolName: toolCall.name,
+    content,
+    isError: false,
+    parts,
   });
 }
 
@@ -54,13 +76,15 @@ export function toolErrorResult(
 /**
  * Like {@link toolErrorResult}, under a call's configured limits (undefined:
  * the course's), so that an error result obeys the same `maxCharacters` as a
- * success would.
+ * success would; under `format: "text"` it is standard JSON (a line feed in
+ * the message as `\n`).
  */
 export function errorResultWithin(
   toolCall: Pick<CourseToolCall, "id" | "name">,
   code: string,
   message: string,
   limits: WalkLimits | undefined,
+  format: OutputFormat = "json",
 ): CourseToolResultMessage {
   // A host's mistake, refused before anything is read: a non-string (a Proxy,
   // say) would otherwise be turned into text by running its code.
@@ -73,6 +97,7 @@ export function errorResultWithin(
   const serialized = serializeTrusted(
     { __proto__: null, error: { __proto__: null, code, message } },
     limits,
+    format,
   );
   // Two strings always serialize (a long one is cut at the marker); the constant
   // fallback only guards a defect, and interpolates nothing.

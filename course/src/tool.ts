@@ -7,6 +7,13 @@
  */
 
 import {
+  type CallRecord,
+  endRejected,
+  endResolved,
+  resumeObservation,
+  startObservation,
+} from "./call-observer.js";
+import {
   type CallOptions,
   jsonTextExceeds,
   readCallOptions,
@@ -34,7 +41,13 @@ import { refuseIfAsync } from "./outcomes.js";
 import { resolveOutputSettings } from "./output-settings.js";
 import { isNonBlankString, MISSING, readOwnValue } from "./own-fields.js";
 import type { CourseToolCall, CourseToolResultMessage } from "./protocol.js";
-import { isToolRegistry, lookupTool, registryOutput, type ToolRegistry } from "./registry.js";
+import {
+  isToolRegistry,
+  lookupTool,
+  registryObserver,
+  registryOutput,
+  type ToolRegistry,
+} from "./registry.js";
 import { abortReason, isAborted, isAbortSignal } from "./signals.js";
 import { errorResultWithin } from "./tool-results.js";
 
@@ -146,8 +159,16 @@ type Preparation =
 /** What each public handle leaves for the effect phase; a handle runs at most once. */
 const pending = new NativeWeakMap<PreparedToolCall, Preparation>();
 
-function rejectIfAborted(signal: AbortSignal): void {
-  if (isAborted(signal)) throw abortReason(signal);
+function rejectIfAborted(signal: AbortSignal, record: CallRecord | undefined): void {
+  if (!isAborted(signal)) return;
+  if (record !== undefined) record.rejection = "cancelled";
+  throw abortReason(signal);
+}
+
+/** The call's observation when `registry` has an observer (one private-field check otherwise). */
+function observe(registry: unknown): CallRecord | undefined {
+  const slot = registryObserver(registry);
+  return slot === undefined ? undefined : startObservation(slot);
 }
 
 /**
@@ -169,7 +190,18 @@ export function prepareToolCall(
   signal: AbortSignal,
   options?: ToolCallOptions,
 ): PreparedToolCall {
-  const preparation = prepareCall(registry, toolCall, signal, options);
+  const record = observe(registry);
+  let preparation: Preparation;
+  try {
+    preparation = prepareCall(registry, toolCall, signal, options, record);
+  } catch (thrown) {
+    if (record !== undefined) endRejected(record, thrown, "contract-error");
+    throw thrown;
+  }
+  // An outcome decided without effects ends its observation now, run or not.
+  if (record !== undefined && preparation.result !== undefined) {
+    endResolved(record, preparation.result);
+  }
   const handle: PreparedToolCall = freeze({
     call: preparation.call,
     result: preparation.result,
@@ -182,17 +214,22 @@ function decided(call: CourseToolCall, result: CourseToolResultMessage): Prepara
   return { call, result };
 }
 
-/** The no-effect phase itself; throws what `executeToolCall` rejects with. */
+/**
+ * The no-effect phase itself; throws what `executeToolCall` rejects with.
+ * An observed call's `record` learns the phase reached, the call, the Tool,
+ * an error result's code and a cancellation or fatal error as they happen.
+ */
 function prepareCall(
   registry: unknown,
   toolCall: unknown,
   signal: unknown,
   options: unknown,
+  record: CallRecord | undefined,
 ): Preparation {
   if (!isAbortSignal(signal)) {
     throw contractError("INVALID_TOOL_CALL", "executeToolCall needs an AbortSignal");
   }
-  rejectIfAborted(signal);
+  rejectIfAborted(signal, record);
   if (!isToolRegistry(registry)) {
     throw contractError("INVALID_TOOL_CALL", "executeToolCall needs a ToolRegistry");
   }
@@ -203,20 +240,30 @@ function prepareCall(
     call = snapshotToolCall(toolCall);
   } catch (thrown) {
     // A hostile getter may abort and throw: the cancellation wins.
-    rejectIfAborted(signal);
+    rejectIfAborted(signal, record);
     throw isOwnedContractError(thrown)
       ? thrown
       : contractError("INVALID_TOOL_CALL", "Tool call could not be read", { cause: thrown });
   }
-  rejectIfAborted(signal);
+  rejectIfAborted(signal, record);
+  if (record !== undefined) {
+    record.call = call;
+    record.phase = "lookup";
+  }
   const tool = lookupTool(registry, call.name);
   // Error results obey the call's output budget too; an unknown Tool has no level of its own.
   const output = resolveOutputSettings(settings.output, tool, registryOutput(registry));
-  const toolErrorResult = (code: ToolResultErrorCode, message: string) =>
-    errorResultWithin(call, code, message, output?.errorLimits);
+  const toolErrorResult = (code: ToolResultErrorCode, message: string) => {
+    if (record !== undefined) record.code = code;
+    return errorResultWithin(call, code, message, output?.errorLimits, output?.format);
+  };
   if (tool === undefined) {
     const result = toolErrorResult("TOOL_NOT_FOUND", `Unknown Tool "${call.name}"`);
     return decided(call, result);
+  }
+  if (record !== undefined) {
+    record.tool = tool;
+    record.phase = "validation";
   }
   // A provider's argument text that could not be read: answered, never validated or run.
   const refusal = invalidArgumentsReason(call);
@@ -237,9 +284,12 @@ function prepareCall(
     decision = { kind: "threw", thrown };
   }
   // After validation, including any getters on a rejected decision.
-  rejectIfAborted(signal);
+  rejectIfAborted(signal, record);
   if (decision.kind === "threw") {
-    if (isRegisteredNonRecoverable(decision.thrown)) throw decision.thrown;
+    if (isRegisteredNonRecoverable(decision.thrown)) {
+      if (record !== undefined) record.rejection = "non-recoverable";
+      throw decision.thrown;
+    }
     const message = describeThrown(decision.thrown, "Tool validation failed");
     const result = toolErrorResult("TOOL_VALIDATION_FAILED", message);
     return decided(call, result);
@@ -256,6 +306,7 @@ function prepareCall(
       ? thrown
       : contractError("INVALID_TOOL_CALL", "timeoutMs could not be resolved", { cause: thrown });
   }
+  if (record !== undefined) record.timeoutMs = timeoutMs;
   return {
     call,
     tool,
@@ -264,6 +315,7 @@ function prepareCall(
     timeoutMs,
     approve: settings.approve,
     output,
+    record,
     result: undefined,
   };
 }
@@ -285,6 +337,7 @@ export function runPreparedToolCall(prepared: PreparedToolCall): Promise<CourseT
     }
     weakMapDelete(pending, prepared);
     if (next.result !== undefined) return resolve(next.result);
+    if (next.record !== undefined) resumeObservation(next.record);
     runReadyCall(next, resolve, reject);
   });
 }
@@ -310,13 +363,18 @@ export function executeToolCall(
   options?: ToolCallOptions,
 ): Promise<CourseToolResultMessage> {
   return new NativePromise<CourseToolResultMessage>((resolve, reject) => {
+    const record = observe(registry);
     let preparation: Preparation;
     try {
-      preparation = prepareCall(registry, toolCall, signal, options);
+      preparation = prepareCall(registry, toolCall, signal, options, record);
     } catch (thrown) {
+      if (record !== undefined) endRejected(record, thrown, "contract-error");
       return reject(thrown);
     }
-    if (preparation.result !== undefined) return resolve(preparation.result);
+    if (preparation.result !== undefined) {
+      if (record !== undefined) endResolved(record, preparation.result);
+      return resolve(preparation.result);
+    }
     runReadyCall(preparation, resolve, reject);
   });
 }

@@ -10,7 +10,7 @@
 // package, so `tsc` checks the adapter against the installed version.
 // biome-ignore lint/suspicious/noTsIgnore: @ts-expect-error would fail wherever `ai` is installed.
 // @ts-ignore
-import type { jsonSchema as AiJsonSchema, Tool, ToolSet } from "ai";
+import type { jsonSchema as AiJsonSchema, LanguageModel, Tool, ToolSet } from "ai";
 
 /**
  * The AI SDK's `ToolSet` (`Record<string, Tool>`), as `generateText` and `streamText` take it.
@@ -27,6 +27,15 @@ export type AiSdkToolSet = ToolSet;
  * const echo: AiSdkTool | undefined = (await toAiSdkTools(registry)).echo;
  */
 export type AiSdkTool = Tool;
+
+/**
+ * A language model object the AI SDK's loops take (not a model named by a
+ * string): `LanguageModel` of `ai` 7.x without its string form.
+ *
+ * @example
+ * const model: AiSdkLanguageModel = repairAiSdkModel(openai("gpt-5"), tools);
+ */
+export type AiSdkLanguageModel = Exclude<LanguageModel, string>;
 
 /**
  * The AI SDK's `jsonSchema(schema, { validate? })` function.

@@ -17,13 +17,13 @@ vi.mock("./ai-sdk-module.ts", async (importOriginal) => ({
 
 const ENTRY_EXPORTS = [
   "AI_SDK_EMPTY_OBJECT_SCHEMA",
-  "AI_SDK_MAX_PENDING_REPAIRS",
   "AI_SDK_REFUSED_TEXT_REASON",
   "AiSdkRunStop",
   "AiSdkToolResultError",
   "AiSdkUnknownToolError",
   "fromAiSdkTool",
   "readAiSdkInputSchema",
+  "repairAiSdkModel",
   "repairAiSdkToolCall",
   "toAiSdkTools",
 ];

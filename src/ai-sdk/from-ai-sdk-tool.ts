@@ -13,11 +13,13 @@ import {
 } from "../../course/src/index.ts";
 import { type StandardSchemaV1, schemaTool } from "../schema/index.ts";
 import { readAiSdkInputSchema } from "./ai-sdk-input-schema.ts";
+import { fromAiSdkModelOutput } from "./ai-sdk-model-output.ts";
 
 /**
  * The parts of an AI SDK `Tool` that `fromAiSdkTool` reads: `type`,
- * `description`, `inputSchema`, `execute` and `contextSchema` (only to refuse
- * it). Any tool made with the SDK's `tool()` or `dynamicTool()` fits.
+ * `description`, `inputSchema`, `execute`, `toModelOutput` and
+ * `contextSchema` (only to refuse it). Any tool made with the SDK's `tool()`
+ * or `dynamicTool()` fits.
  *
  * @example
  * const add: AiSdkToolLike = tool({
@@ -33,6 +35,7 @@ export interface AiSdkToolLike {
   readonly contextSchema?: unknown;
   // `never` parameters: any AI SDK execute fits, whatever its input type.
   readonly execute?: ((input: never, options: never) => unknown) | undefined;
+  readonly toModelOutput?: ((options: never) => unknown) | undefined;
 }
 
 function invalid(message: string, cause?: unknown): never {
@@ -81,11 +84,17 @@ async function lastOutput(outputs: AsyncIterable<unknown>, signal: AbortSignal):
  * synchronous. `execute(input, { toolCallId, abortSignal, messages: [],
  * context: undefined })` receives our call id and the boundary's signal; its
  * result (for a streaming tool, the last value it yields) is the output our
- * serializer bounds, and the tool's own `toModelOutput` is not used. Throws
+ * serializer bounds. A tool with `toModelOutput` has it called with `{
+ * toolCallId, input, output }`, and what the model would read becomes the
+ * output instead: `text` its text, `json` its value, `content` a
+ * `toolContent` value (text parts, and inline image, audio and file data as
+ * parts the boundary checks; URLs and provider references as a line saying
+ * they were left out), and `error-text`, `error-json` or `execution-denied`
+ * a `TOOL_EXECUTION_FAILED` result with its text. Throws
  * ToolContractError INVALID_TOOL_DEFINITION naming the problem for a tool that
  * is not an object or is a Proxy, a throwing field, a tool without `execute`
  * (a client-side tool the application answers itself), a non-function
- * `execute`, a provider tool, a `contextSchema`, a missing or non-string
+ * `execute` or `toModelOutput`, a provider tool, a `contextSchema`, a missing or non-string
  * description, and an input schema it cannot check; SchemaToolError from
  * `schemaTool` for a Standard Schema that cannot write JSON Schema.
  *
@@ -109,6 +118,10 @@ export function fromAiSdkTool(name: string, tool: AiSdkToolLike): RegisteredCour
   const inputSchema = readField(tool, "inputSchema", label);
   const execute = readField(tool, "execute", label);
   const contextSchema = readField(tool, "contextSchema", label);
+  const toModelOutput = readField(tool, "toModelOutput", label);
+  if (toModelOutput !== undefined && typeof toModelOutput !== "function") {
+    return invalid(`AI SDK tool "${label}" toModelOutput must be a function`);
+  }
   if (type !== undefined && type !== "function" && type !== "dynamic") {
     return invalid(
       `AI SDK tool "${label}" is a ${String(type)} tool; only function and dynamic tools run behind the boundary`,
@@ -131,8 +144,14 @@ export function fromAiSdkTool(name: string, tool: AiSdkToolLike): RegisteredCour
   }
   const run = async (input: unknown, { signal, toolCallId }: CourseToolExecutionContext) => {
     const options = { toolCallId, abortSignal: signal, messages: [], context: undefined };
-    const output: unknown = Reflect.apply(execute, tool, [input, options]);
-    return isAsyncIterable(output) ? lastOutput(output, signal) : await output;
+    const returned: unknown = Reflect.apply(execute, tool, [input, options]);
+    const output = isAsyncIterable(returned) ? await lastOutput(returned, signal) : await returned;
+    if (toModelOutput === undefined) return output;
+    // What the SDK would show the model: its text, its JSON, or its parts as toolContent.
+    const modelOutput: unknown = await Reflect.apply(toModelOutput, tool, [
+      { toolCallId, input, output },
+    ]);
+    return fromAiSdkModelOutput(modelOutput);
   };
   const read = readAiSdkInputSchema(inputSchema, label);
   if (read.kind === "standard") {

@@ -10,15 +10,22 @@
 
 export type { AiSdkInputSchema } from "./ai-sdk-input-schema.ts";
 export { readAiSdkInputSchema } from "./ai-sdk-input-schema.ts";
-export type { AiSdkJsonSchema, AiSdkModule, AiSdkTool, AiSdkToolSet } from "./ai-sdk-module.ts";
+export type {
+  AiSdkJsonSchema,
+  AiSdkLanguageModel,
+  AiSdkModule,
+  AiSdkTool,
+  AiSdkToolSet,
+} from "./ai-sdk-module.ts";
 export type { AiSdkToolLike } from "./from-ai-sdk-tool.ts";
 export { fromAiSdkTool } from "./from-ai-sdk-tool.ts";
+export { repairAiSdkModel } from "./repair-ai-sdk-model.ts";
 export {
-  AI_SDK_MAX_PENDING_REPAIRS,
   AI_SDK_REFUSED_TEXT_REASON,
   AiSdkUnknownToolError,
   repairAiSdkToolCall,
 } from "./repair-ai-sdk-tool-call.ts";
+export type { AiSdkContentPart } from "./to-ai-sdk-tools.ts";
 export {
   AI_SDK_EMPTY_OBJECT_SCHEMA,
   AiSdkRunStop,

@@ -2,7 +2,6 @@ import { describe, expect, test, vi } from "vitest";
 import { defineTool, ToolRegistry } from "../../course/src/index.ts";
 import { REPAIR_KEY, UNHELD_REPAIR_REASON } from "../frameworks/pending-repairs.ts";
 import {
-  AI_SDK_MAX_PENDING_REPAIRS,
   AI_SDK_REFUSED_TEXT_REASON,
   AiSdkUnknownToolError,
   repairAiSdkToolCall,
@@ -68,17 +67,18 @@ const refusal = (message: string) =>
   JSON.stringify({ error: { code: "TOOL_ARGUMENTS_INVALID", message } });
 
 describe("repairAiSdkToolCall", () => {
-  test("hands the SDK the same call with a fresh token as its input, leaving the model's call as it was", async () => {
+  test("hands the SDK the same call with the sealed reason as its input, leaving the model's call as it was", async () => {
     const { tools } = bridgedTools();
     const original = modelCall('{"text":');
     const first = await repairAiSdkToolCall({ toolCall: original, tools, error: invalidInput() });
-    const second = await repairAiSdkToolCall({ toolCall: original, tools, error: invalidInput() });
     expect(first).toEqual({ ...original, input: expect.any(String) });
     const token = (JSON.parse((first as { input: string }).input) as Record<string, unknown>)[
       REPAIR_KEY
     ];
-    expect(token).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(second?.input).not.toBe(first?.input);
+    // A 43-character seal, then the reason: the stand-in holds nothing of the model's text.
+    expect(token).toMatch(
+      /^[A-Za-z0-9_-]{43}:arguments are not valid JSON at position 8: unexpected end of input$/,
+    );
     expect(original.input).toBe('{"text":');
   });
 
@@ -122,14 +122,28 @@ describe("repairAiSdkToolCall", () => {
     expect(repaired).toBeNull();
   });
 
-  test("a record answers one call only: its token again is refused, and the Tool never runs", async () => {
+  test("a stand-in answered again (copied from the history) gives its refusal again, never a run", async () => {
     const { tools, execute, run } = bridgedTools();
     const input = await repairedInput(tools, modelCall("nope"));
     expect(await errorText(run(input, { toolCallId: "call-1" }))).toContain("not valid JSON");
-    expect(await errorText(run(input, { toolCallId: "call-1" }))).toBe(
+    expect(await errorText(run(input, { toolCallId: "call-2" }))).toContain("not valid JSON");
+    expect(execute).not.toHaveBeenCalled();
+  });
+
+  test("a stand-in whose reason was changed, or moved to another Tool, is refused as not ours", async () => {
+    const { tools, execute, run } = bridgedTools();
+    const input = (await repairedInput(tools, modelCall("nope"))) as Record<string, string>;
+    const token = input[REPAIR_KEY] as string;
+    const changed = { [REPAIR_KEY]: `${token.slice(0, 44)}arguments are fine, run them` };
+    expect(await errorText(run(changed, { toolCallId: "call-1" }))).toBe(
+      refusal(UNHELD_REPAIR_REASON),
+    );
+    const other = bridgedTools();
+    expect(await errorText(other.run(input, { toolCallId: "call-1" }))).toBe(
       refusal(UNHELD_REPAIR_REASON),
     );
     expect(execute).not.toHaveBeenCalled();
+    expect(other.execute).not.toHaveBeenCalled();
   });
 
   test("a valid and a broken call sharing one id in a step: each gets its own answer", async () => {
@@ -143,7 +157,7 @@ describe("repairAiSdkToolCall", () => {
     expect(execute.mock.calls[0]?.[0]).toEqual({ text: "valid" });
   });
 
-  test("a record left by a run that failed is never taken by a later call with the same id", async () => {
+  test("a repair of a run that failed never touches a later call with the same id", async () => {
     const { tools, execute, run } = bridgedTools();
     await repairedInput(tools, modelCall("{broken", "call_1"));
     await expect(run({ text: "hi" }, { toolCallId: "call_1" })).resolves.toBe(
@@ -152,7 +166,7 @@ describe("repairAiSdkToolCall", () => {
     expect(execute).toHaveBeenCalledTimes(1);
   });
 
-  test("repairs a call with a blank id: the token, not the id, finds the record", async () => {
+  test("repairs a call with a blank id: the stand-in, not the id, carries the reason", async () => {
     const { tools } = bridgedTools();
     const input = await repairedInput(tools, modelCall("nope", "  "));
     expect(Object.keys(input as object)).toEqual([REPAIR_KEY]);
@@ -280,20 +294,37 @@ describe("repairAiSdkToolCall", () => {
     expect(reads).toBe(0);
   });
 
-  test(`holds at most ${AI_SDK_MAX_PENDING_REPAIRS} calls that have not run, dropping the oldest`, async () => {
+  test("1,500 broken calls of one step, all repaired before any runs: each gets its own reason", async () => {
     const { tools, execute, run } = bridgedTools();
+    const count = 1_500;
     const inputs: unknown[] = [];
-    for (let index = 0; index <= AI_SDK_MAX_PENDING_REPAIRS; index += 1) {
-      inputs.push(await repairedInput(tools, modelCall("x", `call-${index}`)));
+    // Broken at a different position each: the reasons tell the calls apart.
+    for (let index = 0; index < count; index += 1) {
+      inputs.push(
+        await repairedInput(tools, modelCall(`{"text":"${"x".repeat(index)}`, `call-${index}`)),
+      );
     }
-    expect(inputs).toHaveLength(AI_SDK_MAX_PENDING_REPAIRS + 1);
-    // The oldest was dropped to hold the newest: refused, never run on the stand-in.
-    expect(await errorText(run(inputs[0], { toolCallId: "call-0" }))).toBe(
-      refusal(UNHELD_REPAIR_REASON),
+    const answers = await Promise.all(
+      inputs.map((input, index) => errorText(run(input, { toolCallId: `call-${index}` }))),
     );
-    expect(await errorText(run(inputs[1], { toolCallId: "call-1" }))).toContain("not valid JSON");
-    expect(await errorText(run(inputs.at(-1), { toolCallId: "call-last" }))).toContain(
-      "not valid JSON",
+    expect(new Set(answers).size).toBe(count);
+    for (const [index, answer] of answers.entries()) {
+      expect(answer).toBe(
+        refusal(`arguments are not valid JSON at position ${index + 9}: unexpected end of input`),
+      );
+    }
+    expect(execute).not.toHaveBeenCalled();
+  });
+
+  test("two runs sharing one tool set: repairs of one never disturb the other's", async () => {
+    const { tools, execute, run } = bridgedTools();
+    const first = await repairedInput(tools, modelCall('{"a":', "run-1"));
+    // The other run repairs many calls in between.
+    for (let index = 0; index < 2_000; index += 1) {
+      await repairedInput(tools, modelCall("nope", `run-2-${index}`));
+    }
+    expect(await errorText(run(first, { toolCallId: "run-1" }))).toBe(
+      refusal("arguments are not valid JSON at position 5: unexpected end of input"),
     );
     expect(execute).not.toHaveBeenCalled();
   });

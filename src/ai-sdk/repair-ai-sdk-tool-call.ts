@@ -5,27 +5,16 @@
  * quotes the whole text back into the next prompt.
  */
 
-import { MAX_PENDING_REPAIRS, PendingRepairs } from "../frameworks/pending-repairs.ts";
+import { PendingRepairs } from "../frameworks/pending-repairs.ts";
 import { parseToolArguments } from "../providers/argument-limits.ts";
 
 /**
- * The most repaired calls one bridged Tool holds for its `execute` at once
- * (1,000). A record is taken when its call runs; one whose call never runs (a
- * denied approval, a step aborted between parsing and running) stays, and
- * past this many the oldest is dropped (that call, should it still run, is
- * refused), so a long run cannot grow the records without end.
- *
- * @example
- * AI_SDK_MAX_PENDING_REPAIRS; // 1000
- */
-export const AI_SDK_MAX_PENDING_REPAIRS: number = MAX_PENDING_REPAIRS;
-
-/**
  * The bridged Tools of `toAiSdkTools`, the only ones the hook serves (every
- * other tool keeps the SDK's own handling), each with the reasons its
- * repaired calls are refused. Only refusals are held, never arguments: the
- * SDK's approval, `refineToolInput` and callbacks see a repaired call's
- * stand-in input, so no repaired call may run on anything they did not see.
+ * other tool keeps the SDK's own handling), each with the seal of the
+ * stand-ins of its repaired calls. A stand-in carries a refusal only, never
+ * arguments: the SDK's approval, `refineToolInput` and callbacks see a
+ * repaired call's stand-in input, so no repaired call may run on anything
+ * they did not see.
  */
 export const aiSdkRepairs = new PendingRepairs();
 
@@ -109,7 +98,7 @@ function errorName(error: unknown): string | undefined {
  * from our parser (plain objects and arrays, depth-bounded), walked without
  * recursion.
  */
-function holdsPrototypeKey(value: unknown): boolean {
+export function holdsPrototypeKey(value: unknown): boolean {
   const pending: unknown[] = [value];
   while (pending.length > 0) {
     const node = pending.pop();
@@ -135,16 +124,18 @@ function holdsPrototypeKey(value: unknown): boolean {
  * would refuse the call with an error that quotes the whole text, and the
  * next prompt would carry it all. This hook parses the text with toolbound's
  * bounded parser instead (`parseToolArguments`, default limits: 1,000,000
- * characters, depth 64), keeps the parser's reason for that Tool under a fresh
- * random token, and hands the SDK the same call with
- * `{"__toolbound_repair":"<token>"}` as its input (the next prompt shows the
- * model that input, not its text); the Tool's `execute` takes the reason by
- * the token and answers with our `TOOL_ARGUMENTS_INVALID` result, which never
- * quotes the text, without running. Text our parser accepts but the SDK's
+ * characters, depth 64) and hands the SDK the same call with
+ * `{"__toolbound_repair":"<seal>:<reason>"}` as its input, the parser's reason
+ * sealed for that Tool (the next prompt shows the model that input, not its
+ * text); the Tool's `execute` reads the reason back and answers with our
+ * `TOOL_ARGUMENTS_INVALID` result, which never quotes the text, without
+ * running. Nothing is held in between, so any number of repaired calls keep
+ * their own reasons. Text our parser accepts but the SDK's
  * refuses (a `__proto__` key) is refused too, with
  * {@link AI_SDK_REFUSED_TEXT_REASON}: the SDK's approval and `refineToolInput`
  * only ever see the stand-in, so a repaired call never runs. A call carrying
- * the reserved key without a held record is refused as well. Call ids play no
+ * the reserved key without a stand-in sealed for that Tool is refused as
+ * well. Call ids play no
  * part, so repeated or blank ids cannot mix two calls up. A `refineToolInput`
  * must keep the `__toolbound_repair` key of the input it gets: one that builds
  * a new input without it makes the repaired call an ordinary call with what it
@@ -189,8 +180,11 @@ export async function repairAiSdkToolCall(options: RepairOptions): Promise<Model
   // Text our parser accepts is only ours to refuse when it holds what the SDK's parser refuses;
   // otherwise the parse error was a host's (a refinement's), and stays the SDK's to answer.
   if (parsed.ok && !holdsPrototypeKey(parsed.value)) return null;
-  const stand = aiSdkRepairs.hold(tool, parsed.ok ? AI_SDK_REFUSED_TEXT_REASON : parsed.reason);
+  const stand = await aiSdkRepairs.hold(
+    tool,
+    parsed.ok ? AI_SDK_REFUSED_TEXT_REASON : parsed.reason,
+  );
   if (stand === undefined) return null;
-  // The same call (its id and provider metadata included), with the token as its input.
+  // The same call (its id and provider metadata included), with the stand-in as its input.
   return { ...(toolCall as ModelToolCall), input: stand };
 }

@@ -12,9 +12,12 @@ import {
   NonRecoverableToolError,
   type ToolCallOptions,
   ToolRegistry,
+  type ToolResultPart,
   toolCallWithInvalidArguments,
 } from "../../course/src/index.ts";
-import { takeRepair } from "../frameworks/pending-repairs.ts";
+import { isProxy, snapshotWithFormat } from "../../course/src/internal.ts";
+import { readResultParts } from "../providers/result-parts.ts";
+import { checkAiSdkInput } from "./ai-sdk-input-check.ts";
 import {
   type AiSdkJsonSchema,
   type AiSdkTool,
@@ -111,10 +114,58 @@ interface TextOutput {
   readonly value: string;
 }
 
-function toModelOutput({ output }: { readonly output: unknown }): TextOutput {
+/**
+ * One part of the AI SDK's multi-part tool output (`{ type: "content" }`):
+ * text, or a file part with inline base64 data (images and audio included,
+ * told apart by `mediaType`).
+ *
+ * @example
+ * const part: AiSdkContentPart = { type: "file", data: { type: "data", data: pngBase64 }, mediaType: "image/png" };
+ */
+export type AiSdkContentPart =
+  | { readonly type: "text"; readonly text: string }
+  | {
+      readonly type: "file";
+      readonly data: { readonly type: "data"; readonly data: string };
+      readonly mediaType: string;
+      readonly filename?: string;
+    };
+
+/** The multi-part output the model reads for a result with parts. */
+interface ContentOutput {
+  readonly type: "content";
+  readonly value: AiSdkContentPart[];
+}
+
+function contentPart(part: ToolResultPart): AiSdkContentPart {
+  if (part.type === "text") return { type: "text", text: part.text };
+  const file = {
+    type: "file" as const,
+    data: { type: "data" as const, data: part.data },
+    mediaType: part.mimeType,
+  };
+  return part.type === "file" && part.name !== undefined ? { ...file, filename: part.name } : file;
+}
+
+/** The parts of a result message (ours, or one restored from storage), or undefined. */
+function partsOf(output: object): readonly ToolResultPart[] | undefined {
+  if (isProxy(output)) return undefined;
+  try {
+    return readResultParts(output, "output", false, (what) => {
+      throw new TypeError(what);
+    });
+  } catch {
+    // Not a result message with well-formed parts: it is not sent as parts.
+    return undefined;
+  }
+}
+
+function toModelOutput({ output }: { readonly output: unknown }): TextOutput | ContentOutput {
   if (typeof output === "string") return { type: "text", value: output };
-  if (typeof output === "object" && output !== null && stops.has(output)) {
-    throw (output as AiSdkRunStop).error;
+  if (typeof output === "object" && output !== null) {
+    if (stops.has(output)) throw (output as AiSdkRunStop).error;
+    const parts = partsOf(output);
+    if (parts !== undefined) return { type: "content", value: parts.map(contentPart) };
   }
   return { type: "text", value: STOPPED_TEXT };
 }
@@ -145,16 +196,17 @@ function bridge(
   callOptions: ToolCallOptions | undefined,
   jsonSchema: AiSdkJsonSchema,
 ): AiSdkTool {
-  // The refusal reasons of the calls repairAiSdkToolCall repaired for this Tool, by token.
-  const repairs = new Map<string, string>();
   const execute = async (
     input: unknown,
     options: ExecutionOptions,
-  ): Promise<string | AiSdkRunStop> => {
+  ): Promise<string | CourseToolResultMessage | AiSdkRunStop> => {
     // Each field read once: a getter could answer differently the second time.
     const { toolCallId, abortSignal } = options ?? {};
     const signal = abortSignal === undefined ? NO_SIGNAL : abortSignal;
-    const call = callFor(name, toolCallId, input, takeRepair(repairs, input));
+    // A repaired call (or one our input check replaced) is refused with the reason it carries.
+    const repaired = aiSdkRepairs.take(bridged, input);
+    const refused = repaired === undefined ? undefined : await repaired;
+    const call = callFor(name, toolCallId, input, refused);
     let result: CourseToolResultMessage;
     try {
       result = await executeToolCall(registry, call, signal as AbortSignal, callOptions);
@@ -170,16 +222,20 @@ function bridge(
       throw thrown;
     }
     if (result.isError) throw new AiSdkToolResultError(result);
-    return result.content;
+    // A result with parts is handed on whole; toModelOutput sends its parts.
+    return result.parts === undefined ? result.content : result;
   };
-  const bridged = Object.freeze({
+  const bridged: object = Object.freeze({
     description,
     // A mutable copy: the SDK and its providers may transform a schema; ours stays frozen.
-    inputSchema: jsonSchema(structuredClone(parameters ?? AI_SDK_EMPTY_OBJECT_SCHEMA) as object),
+    // The validate runs on every input the SDK parsed, before anything else sees it.
+    inputSchema: jsonSchema(structuredClone(parameters ?? AI_SDK_EMPTY_OBJECT_SCHEMA) as object, {
+      validate: checkAiSdkInput(() => bridged),
+    }),
     execute,
     toModelOutput,
   });
-  aiSdkRepairs.serve(bridged, repairs);
+  aiSdkRepairs.serve(bridged);
   return bridged as AiSdkTool;
 }
 
@@ -221,7 +277,13 @@ export function buildAiSdkTools(
  * validator decides. Its `execute(input, { toolCallId, abortSignal })` runs
  * `executeToolCall` on a snapshot of the registry taken now (later
  * registrations do not appear), with `callOptions` (default none) passed
- * through unchanged. A success reaches the model as our `content`, unchanged;
+ * through unchanged. The output `format` defaults to `"text"` (a string result
+ * reaches the model as its own text) unless the registry's options or a
+ * Tool's definition set one; `callOptions: { format: "json" }` asks for the
+ * course's JSON text. A success reaches the model as our `content`, unchanged;
+ * a Tool's `toolContent` as the SDK's multi-part output (`{ type: "content" }`:
+ * text parts, and images, audio and files as `file` parts with inline base64
+ * data), the step's tool result holding our result message;
  * an error result is thrown as an {@link AiSdkToolResultError} whose message
  * the model reads as the SDK's tool error; a cancelled call rejects with the
  * signal's reason; a registered NonRecoverableToolError stops the SDK's run
@@ -243,7 +305,8 @@ export async function toAiSdkTools(
 ): Promise<AiSdkToolSet> {
   if (!(registry instanceof ToolRegistry)) throw new TypeError("toAiSdkTools needs a ToolRegistry");
   // The Tool set of this moment, before the SDK loads.
-  const frozen = registry.snapshot();
+  // A string result reaches the model as text, unless the registry or a Tool says otherwise.
+  const frozen = snapshotWithFormat(registry, "text");
   const { jsonSchema } = await loadAiSdk();
   return buildAiSdkTools(frozen, callOptions, jsonSchema);
 }

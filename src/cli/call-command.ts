@@ -14,6 +14,7 @@ import {
   ToolContractError,
   type ToolRegistry,
 } from "../../course/src/index.ts";
+import { snapshotWithFormat } from "../../course/src/internal.ts";
 import { parseCall } from "./call-input.ts";
 import { CliError, oneLine } from "./cli-error.ts";
 import { type Interrupts, watchInterrupts } from "./interrupts.ts";
@@ -108,10 +109,14 @@ async function runLines(run: CallRun, input: Readable): Promise<void> {
  * "call-1"); without it, one call per line of `input` (ids default to
  * `call-<line number>`). Prints each linked result message as one JSON line,
  * including `isError: true` results, which are data for the model rather than
- * failures of the command. Throws CliError (the command stops there) for
- * invalid JSON or a malformed call, a NonRecoverableToolError, and an
- * interrupt (exit code 130 for SIGINT). `callOptions` (default none) are
- * passed to every `executeToolCall`: the command line's output flags.
+ * failures of the command. The output format defaults to `"text"` (a string
+ * result's content is its own text) unless the tools module (its registry
+ * options or a Tool's definition) sets one; a Tool's `toolContent` adds the
+ * message's `parts` (base64 data) to its line. Throws CliError (the command
+ * stops there) for invalid JSON or a malformed call, a NonRecoverableToolError,
+ * and an interrupt (exit code 130 for SIGINT). `callOptions` (default none)
+ * are passed to every `executeToolCall`: the command line's output flags
+ * (`--format json` among them).
  *
  * @example
  * await runCallCommand(registry, '{"name":"add","arguments":{"left":1,"right":2}}');
@@ -125,7 +130,8 @@ export async function runCallCommand(
   callOptions?: ToolCallOptions,
 ): Promise<void> {
   const interrupts = watchInterrupts();
-  const run: CallRun = { registry, callOptions, interrupts };
+  // The command shows results to a person or a script as text, unless the module says otherwise.
+  const run: CallRun = { registry: snapshotWithFormat(registry, "text"), callOptions, interrupts };
   try {
     if (callJson === undefined) {
       await runLines(run, input);

@@ -1,7 +1,8 @@
 /**
- * `toolbound call --max-output-characters <n> --truncate <strategy>`, through
- * the built binary: the flags reach every call, win over the tools module's
- * own options field by field, and a bad value is a usage error.
+ * `toolbound call --max-output-characters <n> --truncate <strategy> --format
+ * <format>`, through the built binary: the flags reach every call, win over
+ * the tools module's own options field by field, and a bad value is a usage
+ * error. Without `--format`, a string result's content is its own text.
  */
 import { describe, expect, test } from "vitest";
 import {
@@ -12,11 +13,12 @@ import { EXAMPLES, lines, run, useBuiltFixtures } from "../../test/support/cli.t
 
 const fixture = useBuiltFixtures();
 
-/** 20,000 characters of text from the example `repeat` Tool: 20,002 characters of JSON. */
+/** 20,000 characters of text from the example `repeat` Tool. */
 const TWENTY_KB_CALL = '{"name":"repeat","arguments":{"text":"0123456789","times":2000}}';
-const TWENTY_KB = JSON.stringify("0123456789".repeat(2_000));
+const TWENTY_KB = "0123456789".repeat(2_000);
 const LOG_CALL = '{"name":"log"}';
-const LAST_LINE = 'line 5000"';
+const LAST_LINE = "line 5000";
+const LOG = Array.from({ length: 5_000 }, (_, index) => `line ${index + 1}`).join("\n");
 
 /** Runs `toolbound call` and answers the content of its only result line. */
 async function content(args: readonly string[], input = ""): Promise<string> {
@@ -27,22 +29,31 @@ async function content(args: readonly string[], input = ""): Promise<string> {
   return JSON.parse(stdout).content as string;
 }
 
-/** A kept tail starts on a whole escape (`\u000a`, six characters), so it may fall short by five. */
+/** A cut text fills its cap, to within the one character a marker's longer count may need. */
 function expectFilled(text: string, cap: number): void {
   expect([...text].length).toBeLessThanOrEqual(cap);
-  expect([...text].length).toBeGreaterThan(cap - 6);
+  expect([...text].length).toBeGreaterThan(cap - 2);
 }
 
 describe.concurrent("the flags reach the call", { timeout: 60_000 }, () => {
-  test("without them a 20 KB output is cut at the course's cap, with the course's marker", async () => {
+  test("without them a 20 KB output is cut at the course's cap, as text, saying what was kept", async () => {
     const text = await content([EXAMPLES, TWENTY_KB_CALL]);
     expect([...text]).toHaveLength(COURSE_TOOL_OUTPUT_CAP_CHARACTERS);
+    expect(text).toMatch(
+      /^0123456789.*\n\[Tool output truncated: 4041 of 20000 characters kept\]$/s,
+    );
+  });
+
+  test("--format json: the course's JSON text and marker, byte for byte", async () => {
+    const text = await content([EXAMPLES, "--format", "json", TWENTY_KB_CALL]);
+    expect([...text]).toHaveLength(COURSE_TOOL_OUTPUT_CAP_CHARACTERS);
+    expect(text.startsWith('"0123456789')).toBe(true);
     expect(text.endsWith(COURSE_TOOL_TRUNCATION_MARKER)).toBe(true);
   });
 
   test("--max-output-characters 50000: a 20 KB output arrives whole", async () => {
     const text = await content([EXAMPLES, "--max-output-characters", "50000", TWENTY_KB_CALL]);
-    expect(text).toBe(TWENTY_KB);
+    expect(text === TWENTY_KB).toBe(true);
   });
 
   test("--truncate tail: a long log arrives as its tail, the marker first", async () => {
@@ -54,16 +65,16 @@ describe.concurrent("the flags reach the call", { timeout: 60_000 }, () => {
 
   test("both flags, before the module, apply to every JSON Lines call", async () => {
     const { code, stdout } = await run(
-      ["call", "--max-output-characters=50000", "--truncate=head-and-tail", fixture("log.mjs")],
+      ["call", "--max-output-characters=20000", "--truncate=head-and-tail", fixture("log.mjs")],
       `${TWENTY_KB_CALL}\n${LOG_CALL}\n`,
     );
     expect(code).toBe(0);
     const [big, log] = lines(stdout).map((line) => JSON.parse(line).content as string);
     expect(big).toBe(TWENTY_KB);
-    expect(log?.startsWith('"line 1\\u000aline 2')).toBe(true);
+    expect(log?.startsWith("line 1\nline 2")).toBe(true);
     expect(log?.endsWith(LAST_LINE)).toBe(true);
     expect(log).toMatch(/\n\[Tool output truncated: \d+ of 48892 characters kept\]\n/);
-    expectFilled(log ?? "", 50_000);
+    expectFilled(log ?? "", 20_000);
   });
 
   test("a module's registry options apply without flags", async () => {
@@ -86,8 +97,8 @@ describe.concurrent("the flags reach the call", { timeout: 60_000 }, () => {
 
   test("--truncate head wins over the module's tail; its budget stays", async () => {
     const text = await content([fixture("log-registry.mjs"), "--truncate", "head", LOG_CALL]);
-    expect([...text]).toHaveLength(2_000);
-    expect(text.startsWith('"line 1\\u000a')).toBe(true);
+    expectFilled(text, 2_000);
+    expect(text.startsWith("line 1\n")).toBe(true);
     expect(text).toMatch(/\n\[Tool output truncated: \d+ of 48892 characters kept\]$/);
   });
 
@@ -104,9 +115,28 @@ describe.concurrent("the flags reach the call", { timeout: 60_000 }, () => {
       "10000000",
       LOG_CALL,
     ]);
-    // Each of the 4,999 line breaks is written as \u000a.
-    expect(text).toHaveLength(48_892 + 4_999 * 5 + 2);
-    expect(text.endsWith(LAST_LINE)).toBe(true);
+    expect(text === LOG).toBe(true);
+  });
+});
+
+describe.concurrent("parts in the JSON lines", { timeout: 60_000 }, () => {
+  test("a Tool's toolContent prints its parts (base64) on its line, and the lie as a line", async () => {
+    const { code, stdout, stderr } = await run(["call", fixture("media.mjs"), '{"name":"chart"}']);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout);
+    expect(result.content).toBe(
+      "Rendered.\n[image: image/png, 70 bytes]\n" +
+        "[file omitted: declared application/pdf, but the bytes are image/png]",
+    );
+    expect(result.parts).toEqual([
+      { type: "text", text: "Rendered." },
+      { type: "image", data: expect.stringMatching(/^iVBORw0KGgo/), mimeType: "image/png" },
+      {
+        type: "text",
+        text: "[file omitted: declared application/pdf, but the bytes are image/png]",
+      },
+    ]);
   });
 });
 
@@ -125,6 +155,11 @@ describe.concurrent("bad flag values are usage errors", { timeout: 60_000 }, () 
       "a missing value",
       ["--max-output-characters"],
       /^toolbound: option '--max-output-characters <n>' argument missing$/,
+    ],
+    [
+      "an unknown format",
+      ["--format", "yaml"],
+      /^toolbound: option '--format <format>' argument 'yaml' is invalid\. Allowed choices are json, text\.$/,
     ],
     [
       "an unknown strategy",
@@ -153,6 +188,8 @@ describe.concurrent("help", { timeout: 60_000 }, () => {
     expect(code).toBe(0);
     expect(stdout.includes("--max-output-characters <n>")).toBe(listed);
     expect(stdout.includes("--truncate <strategy>")).toBe(listed);
+    // `list` has a --format of its own, for provider shapes.
+    expect(stdout.includes('(choices: "json", "text")')).toBe(listed);
     if (listed) expect(stdout).toContain('(choices: "head", "tail", "head-and-tail")');
   });
 });

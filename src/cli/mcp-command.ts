@@ -1,34 +1,14 @@
 /**
  * `toolbound mcp <tools-module>`: serve a tools module over MCP on standard
- * input and output. The MCP SDK, an optional peer dependency, is loaded here
- * and only here.
+ * input and output. The MCP SDK, an optional peer dependency, is loaded on
+ * first use (`mcp-sdk.ts`).
  */
 
 import type { ToolRegistry } from "../../course/src/index.ts";
 import { CliError, oneLine } from "./cli-error.ts";
+import { loadStdioSdk } from "./mcp-sdk.ts";
 import { describeOutputFlags, type OutputFlags, outputCallOptions } from "./output-flags.ts";
 import { exitAfterFlush, signalExitCode } from "./process-exit.ts";
-
-const SDK = "@modelcontextprotocol/sdk";
-
-/** Loads the bridge and the stdio transport, or explains how to install the SDK. */
-async function loadSdk() {
-  try {
-    const [bridge, stdio] = await Promise.all([
-      import("../mcp/index.ts"),
-      import("@modelcontextprotocol/sdk/server/stdio.js"),
-    ]);
-    return { serveToolRegistry: bridge.serveToolRegistry, Transport: stdio.StdioServerTransport };
-  } catch (thrown) {
-    const code = (thrown as { code?: unknown } | null)?.code;
-    if (code === "ERR_MODULE_NOT_FOUND" && oneLine(thrown).includes(SDK)) {
-      throw new CliError(
-        `toolbound mcp needs the optional peer dependency ${SDK}; install it with: npm install ${SDK}`,
-      );
-    }
-    throw thrown;
-  }
-}
 
 /**
  * Runs `toolbound mcp`: serves `registry` over stdio until standard input
@@ -37,7 +17,8 @@ async function loadSdk() {
  * Standard output carries only the protocol; one line on standard error says
  * what is served (and the output flags, when given), and non-recoverable
  * Tool errors are logged there too. `flags` (default none) become the call
- * options of every `tools/call`.
+ * options of every `tools/call`. `beforeExit` (default none) runs once the
+ * server has closed and before the process exits (the `--otel` flush).
  *
  * @example
  * await runMcpCommand(await loadToolRegistry("./dist/examples/tools.js"), "./dist/examples/tools.js", "0.1.0");
@@ -48,8 +29,12 @@ export async function runMcpCommand(
   specifier: string,
   version: string,
   flags: OutputFlags = {},
+  beforeExit?: () => Promise<void>,
 ): Promise<void> {
-  const { serveToolRegistry, Transport } = await loadSdk();
+  const { serveToolRegistry, Transport } = await loadStdioSdk().catch(async (thrown: unknown) => {
+    await beforeExit?.();
+    throw thrown;
+  });
   const callOptions = outputCallOptions(flags);
   let server: Awaited<ReturnType<typeof serveToolRegistry>>;
   try {
@@ -59,6 +44,7 @@ export async function runMcpCommand(
       ...(callOptions === undefined ? {} : { callOptions }),
     });
   } catch (thrown) {
+    await beforeExit?.();
     // A Tool name or schema MCP cannot carry (SchemaToolError), found before serving anything.
     throw new CliError(`cannot serve tools module ${specifier} over MCP: ${oneLine(thrown)}`);
   }
@@ -70,10 +56,11 @@ export async function runMcpCommand(
     if (closing) return;
     closing = true;
     // Closing aborts the calls in flight; then leave, even if a Tool ignores its signal.
-    server.close().then(
-      () => exitAfterFlush(code),
-      () => exitAfterFlush(code),
-    );
+    const leave = (): void => {
+      exitAfterFlush(code);
+    };
+    const flush = (): Promise<void> => beforeExit?.() ?? Promise.resolve();
+    server.close().then(flush, flush).then(leave, leave);
   };
   process.stdin.once("end", () => shutdown(0));
   process.once("SIGINT", () => shutdown(signalExitCode("SIGINT")));

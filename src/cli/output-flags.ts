@@ -1,14 +1,17 @@
 /**
  * The output flags of the commands that produce Tool results (`call`, `mcp`):
- * `--max-output-characters <n>` and `--truncate <strategy>`. They become the
- * per-call output options of every call, so they win over the tools module's
- * registry options and a Tool's own definition fields, field by field, and
- * whatever else those set (a spill hook, a depth budget) still applies.
+ * `--max-output-characters <n>`, `--truncate <strategy>` and `--format
+ * <format>`. They become the per-call output options of every call, so they
+ * win over the tools module's registry options and a Tool's own definition
+ * fields, field by field, and whatever else those set (a spill hook, a depth
+ * budget) still applies. Without `--format`, both commands write text (their
+ * default), unless the tools module sets a format.
  */
 
 import { type Command, InvalidArgumentError, Option } from "commander";
 import {
   OUTPUT_BUDGET_RANGES,
+  type OutputFormat,
   type ToolCallOptions,
   type TruncateStrategy,
 } from "../../course/src/index.ts";
@@ -22,10 +25,14 @@ export const TRUNCATE_CHOICES: readonly TruncateStrategy[] = Object.freeze([
   "head-and-tail",
 ]);
 
-/** What the commands receive from commander for these flags; both absent when not given. */
+/** The formats `--format` accepts. */
+export const FORMAT_CHOICES: readonly OutputFormat[] = Object.freeze(["json", "text"]);
+
+/** What the commands receive from commander for these flags; each absent when not given. */
 export interface OutputFlags {
   readonly maxOutputCharacters?: number;
   readonly truncate?: TruncateStrategy;
+  readonly format?: OutputFormat;
 }
 
 /**
@@ -51,8 +58,9 @@ export function parseMaxOutputCharacters(text: string): number {
 }
 
 /**
- * Adds the two options to `command` and returns it. Neither has a default,
- * so a run without them is exactly a run before they existed.
+ * Adds the three options to `command` and returns it. None has a default of
+ * its own here: without them, every result is what the tools module and the
+ * command's own default format (text) produce.
  *
  * @example
  * addOutputOptions(program.command("call").argument("<tools-module>"));
@@ -71,25 +79,36 @@ export function addOutputOptions(command: Command): Command {
         "--truncate <strategy>",
         "which part of a long text output is kept (default: the Tool's or the module's, else head)",
       ).choices(TRUNCATE_CHOICES),
+    )
+    .addOption(
+      new Option(
+        "--format <format>",
+        "text: a string result as its own text, structured output as standard JSON; " +
+          "json: the course's JSON text (default: the Tool's or the module's, else text)",
+      ).choices(FORMAT_CHOICES),
     );
 }
 
 /**
- * The per-call options the flags stand for, or undefined when neither was
- * given (then every result is what the tools module alone would produce).
+ * The per-call options the flags stand for, or undefined when none was
+ * given (then every result is what the tools module and the command's
+ * default format produce).
  *
  * @example
  * outputCallOptions({ maxOutputCharacters: 50_000, truncate: "tail" });
  * // { outputBudget: { maxCharacters: 50000 }, truncate: "tail" }
  */
 export function outputCallOptions(flags: OutputFlags): ToolCallOptions | undefined {
-  const { maxOutputCharacters, truncate } = flags;
-  if (maxOutputCharacters === undefined && truncate === undefined) return undefined;
+  const { maxOutputCharacters, truncate, format } = flags;
+  if (maxOutputCharacters === undefined && truncate === undefined && format === undefined) {
+    return undefined;
+  }
   return Object.freeze({
     ...(maxOutputCharacters === undefined
       ? {}
       : { outputBudget: Object.freeze({ maxCharacters: maxOutputCharacters }) }),
     ...(truncate === undefined ? {} : { truncate }),
+    ...(format === undefined ? {} : { format }),
   });
 }
 
@@ -107,5 +126,6 @@ export function describeOutputFlags(flags: OutputFlags): string {
     parts.push(`results up to ${flags.maxOutputCharacters} characters`);
   }
   if (flags.truncate !== undefined) parts.push(`truncate ${flags.truncate}`);
+  if (flags.format !== undefined) parts.push(`format ${flags.format}`);
   return parts.length === 0 ? "" : `; ${parts.join(", ")}`;
 }

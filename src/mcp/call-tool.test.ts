@@ -92,7 +92,8 @@ describe("callRegistryTool", () => {
       settings().settings,
     );
     expect(result.isError).toBe(true);
-    expect(JSON.parse(result.content[0].text).error.code).toBe("TOOL_NOT_FOUND");
+    const [item] = result.content;
+    expect(item?.type === "text" && JSON.parse(item.text).error.code).toBe("TOOL_NOT_FOUND");
   });
 
   test('keeps "__proto__" in arguments an ordinary key and pollutes no prototype', async () => {

@@ -12,8 +12,10 @@ import {
   snapshotToolCall,
   type ToolCallOptions,
   type ToolRegistry,
+  type ToolResultPart,
   toolErrorResult,
 } from "../../course/src/index.ts";
+import { withRequestTraceContext } from "./trace-context.ts";
 
 /** What an MCP `tools/call` request carries: the Tool's name and its arguments. */
 export interface McpToolCallParams {
@@ -21,10 +23,15 @@ export interface McpToolCallParams {
   readonly arguments?: Readonly<Record<string, unknown>> | undefined;
 }
 
-/** The request around a call: its JSON-RPC id and the abort signal the SDK gives the handler. */
+/**
+ * The request around a call: its JSON-RPC id, the abort signal the SDK gives
+ * the handler, and the request's `_meta` (whose W3C `traceparent` and
+ * `tracestate` a traced registry honours; optional).
+ */
 export interface McpCallContext {
   readonly requestId: string | number;
   readonly signal: AbortSignal;
+  readonly meta?: unknown;
 }
 
 /** How a call is run: per-call options for `executeToolCall`, and where fatal errors are logged. */
@@ -33,21 +40,73 @@ export interface McpCallSettings {
   readonly log: (line: string) => void;
 }
 
-/** An MCP `tools/call` result: the Tool's content as one text block, and whether it is an error. */
+/**
+ * One content item of an MCP `tools/call` result: text, an image or audio
+ * (base64 `data`), or a file as an embedded resource with a base64 `blob`.
+ *
+ * @example
+ * const item: McpContentItem = { type: "image", data: "iVBORw0KGgo…", mimeType: "image/png" };
+ */
+export type McpContentItem =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "image"; readonly data: string; readonly mimeType: string }
+  | { readonly type: "audio"; readonly data: string; readonly mimeType: string }
+  | {
+      readonly type: "resource";
+      readonly resource: { readonly uri: string; readonly mimeType: string; readonly blob: string };
+    };
+
+/**
+ * An MCP `tools/call` result: the Tool's content as one text item, or, for a
+ * result with parts, one item per part; and whether it is an error.
+ */
 export interface McpToolCallResult {
   [key: string]: unknown;
-  readonly content: [{ readonly type: "text"; readonly text: string }];
+  readonly content: McpContentItem[];
   readonly isError: boolean;
 }
 
 /**
- * Writes a linked result message as an MCP `tools/call` result.
+ * The URI of a file part's embedded resource: the part's position, and its
+ * name when it has one. It names the part within this result; nothing can be
+ * read from it later.
+ *
+ * @example
+ * partUri(2, "report.pdf"); // "toolbound://part/2/report.pdf"
+ */
+export function partUri(index: number, name: string | undefined): string {
+  return `toolbound://part/${index}${name === undefined ? "" : `/${encodeURIComponent(name)}`}`;
+}
+
+function contentItem(part: ToolResultPart, index: number): McpContentItem {
+  switch (part.type) {
+    case "text":
+      return { type: "text", text: part.text };
+    case "image":
+    case "audio":
+      return { type: part.type, data: part.data, mimeType: part.mimeType };
+    case "file": {
+      const resource = { uri: partUri(index, part.name), mimeType: part.mimeType, blob: part.data };
+      return { type: "resource", resource };
+    }
+  }
+}
+
+/**
+ * Writes a linked result message as an MCP `tools/call` result: its content
+ * as one text item, or, when it has parts (a Tool's `toolContent`), one item
+ * per part in order: `text`, `image`, `audio`, and `resource` (a blob) for a
+ * file.
  *
  * @example
  * toMcpResult(message); // { content: [{ type: "text", text: '{"sum":3}' }], isError: false }
  */
 export function toMcpResult(message: CourseToolResultMessage): McpToolCallResult {
-  return { content: [{ type: "text", text: message.content }], isError: message.isError };
+  const parts = message.parts;
+  if (parts === undefined) {
+    return { content: [{ type: "text", text: message.content }], isError: message.isError };
+  }
+  return { content: parts.map(contentItem), isError: message.isError };
 }
 
 const MAX_NAME_CHARACTERS = 80;
@@ -105,7 +164,10 @@ export async function callRegistryTool(
     return toMcpResult(result);
   }
   try {
-    return toMcpResult(await executeToolCall(registry, call, signal, settings.callOptions));
+    const running = withRequestTraceContext(registry, context.meta, () =>
+      executeToolCall(registry, call, signal, settings.callOptions),
+    );
+    return toMcpResult(await running);
   } catch (thrown) {
     // Cancelled: rethrow the reason; the SDK answers a cancelled request with nothing.
     if (signal.aborted) throw thrown;

@@ -1,15 +1,27 @@
 /**
- * The MCP bridge (`toolbound/mcp`): serve a ToolRegistry to any MCP host.
- * It loads `@modelcontextprotocol/sdk`, an optional peer dependency that
- * only this entry needs.
+ * The MCP bridge (`toolbound/mcp`): serve a ToolRegistry to any MCP host,
+ * over stdio or Streamable HTTP, and put another MCP server's Tools behind
+ * the boundary. It loads `@modelcontextprotocol/sdk`, an optional peer
+ * dependency that only this entry needs.
  */
 
 export type {
   McpCallContext,
   McpCallSettings,
+  McpContentItem,
   McpToolCallParams,
   McpToolCallResult,
 } from "./call-tool.ts";
-export { callRegistryTool, toMcpResult } from "./call-tool.ts";
+export { callRegistryTool, partUri, toMcpResult } from "./call-tool.ts";
+export type { McpClientTools } from "./from-mcp-client.ts";
+export { fromMcpClient } from "./from-mcp-client.ts";
+export type { McpHttpOptions } from "./http-options.ts";
+export type { McpHttpServer } from "./http-server.ts";
+export { serveToolRegistryHttp } from "./http-server.ts";
+export { MAX_ARGUMENT_ERROR_CHARACTERS } from "./json-schema-check.ts";
+export type { FromMcpClientOptions, McpToolFilter } from "./mcp-client-options.ts";
+export { MAX_FAILURE_CHARACTERS } from "./mcp-client-results.ts";
+export type { McpProgressUpdate } from "./request-notices.ts";
+export { MAX_NOTICE_CHARACTERS, reportProgress, sendLogMessage } from "./request-notices.ts";
 export type { McpBridgeOptions } from "./server.ts";
 export { createMcpToolServer, serveToolRegistry } from "./server.ts";

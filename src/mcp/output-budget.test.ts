@@ -1,8 +1,9 @@
 /**
  * Output budgets through the MCP bridge: call options, registry options and
  * a Tool's own fields reach every `tools/call`, and the text a client
- * receives is exactly the bounded result content. The official SDK Client
- * talks to the bridge over the SDK's in-memory transport.
+ * receives is exactly the bounded result content (as text, the bridge's
+ * default format). The official SDK Client talks to the bridge over the
+ * SDK's in-memory transport.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -20,10 +21,10 @@ import {
 } from "../../course/src/index.ts";
 import { createMcpToolServer, serveToolRegistry } from "./index.ts";
 
-const LINES = 5_000;
+const LINES = 8_000;
 /** A long log whose every line is different, so head and tail can be told apart. */
 const LOG = Array.from({ length: LINES }, (_, index) => `line ${index + 1}`).join("\n");
-/** 20,000 characters of plain text: 20,002 characters of JSON. */
+/** 20,000 characters of plain text. */
 const TWENTY_KB = "0123456789".repeat(2_000);
 
 const accept = () => ({ ok: true as const, value: {} });
@@ -68,37 +69,49 @@ async function callText(
   return content[0].text;
 }
 
-/**
- * A cut log fills its cap up to one escape: a kept tail starts on a whole
- * `\u000a` (six characters), so it may end up to five characters short.
- */
+/** A cut log fills its cap, to within the one character a marker's longer count may need. */
 function expectFilled(text: string, cap: number): void {
   const length = [...text].length;
   expect(length).toBeLessThanOrEqual(cap);
-  expect(length).toBeGreaterThan(cap - 6);
+  expect(length).toBeGreaterThan(cap - 2);
 }
 
 const registry = (options?: ToolRegistryOptions, logTruncate?: TruncateStrategy) =>
   new ToolRegistry(tools(logTruncate), options);
 
 describe("output settings reach every tools/call", () => {
-  test("without any, a 20 KB output is cut to the course's cap with the course's marker", async () => {
+  test("without any, a 20 KB output is cut to the course's cap, as text, with a marker saying what was kept", async () => {
     const text = await callText(registry(), "big");
     expect([...text]).toHaveLength(COURSE_TOOL_OUTPUT_CAP_CHARACTERS);
+    expect(text.startsWith("0123456789")).toBe(true);
+    expect(text.endsWith("\n[Tool output truncated: 4041 of 20000 characters kept]")).toBe(true);
+  });
+
+  test('callOptions format "json": the course\'s result, byte for byte', async () => {
+    const text = await callText(registry(), "big", { format: "json" });
+    expect([...text]).toHaveLength(COURSE_TOOL_OUTPUT_CAP_CHARACTERS);
+    expect(text.startsWith('"0123456789')).toBe(true);
     expect(text.endsWith(COURSE_TOOL_TRUNCATION_MARKER)).toBe(true);
   });
 
-  test("callOptions outputBudget 50,000: a 20 KB output arrives whole", async () => {
+  test("a registry's own format \"json\" wins over the bridge's default", async () => {
+    const text = await callText(registry({ format: "json" }), "log", {
+      outputBudget: { maxCharacters: 50_000 },
+    });
+    expect(text.startsWith('"line 1\\u000aline 2')).toBe(true);
+  });
+
+  test("callOptions outputBudget 50,000: a 20 KB output arrives whole, exactly its text", async () => {
     const text = await callText(registry(), "big", { outputBudget: { maxCharacters: 50_000 } });
-    expect(text).toBe(JSON.stringify(TWENTY_KB));
+    expect(text).toBe(TWENTY_KB);
   });
 
   test("callOptions truncate tail: a long log arrives as its tail, the marker first", async () => {
     const text = await callText(registry(), "log", { truncate: "tail" });
     expectFilled(text, COURSE_TOOL_OUTPUT_CAP_CHARACTERS);
     expect(text).toMatch(/^\[Tool output truncated: \d+ of \d+ characters kept\]\n/);
-    expect(text.endsWith(`line ${LINES}"`)).toBe(true);
-    expect(text).not.toContain("line 1\\");
+    expect(text.endsWith(`line ${LINES}`)).toBe(true);
+    expect(text).not.toContain("line 1\n");
   });
 
   test("registry options, a spill hook included, apply when the server is given no callOptions", async () => {
@@ -116,14 +129,14 @@ describe("output settings reach every tools/call", () => {
     );
     expectFilled(text, 50_000);
     expect(text).toMatch(/^\[Tool output truncated: [^\]]*; full output: artifact-7\]\n/);
-    expect(text.endsWith(`line ${LINES}"`)).toBe(true);
-    expect(spilled.map((full) => JSON.parse(full))).toEqual([LOG]);
+    expect(text.endsWith(`line ${LINES}`)).toBe(true);
+    expect(spilled).toEqual([LOG]);
   });
 
   test("a Tool's own truncate field applies: head and tail, the marker between them", async () => {
     const text = await callText(registry(undefined, "head-and-tail"), "log");
-    expect(text.startsWith('"line 1\\u000aline 2')).toBe(true);
-    expect(text.endsWith(`line ${LINES}"`)).toBe(true);
+    expect(text.startsWith("line 1\nline 2")).toBe(true);
+    expect(text.endsWith(`line ${LINES}`)).toBe(true);
     expect(text).toMatch(/\n\[Tool output truncated: \d+ of \d+ characters kept\]\n/);
   });
 
@@ -148,7 +161,7 @@ describe("output settings reach every tools/call", () => {
     });
     expect(spilled).toHaveLength(1);
     const [full, info] = spilled[0] as [string, OutputSpillInfo];
-    expect(JSON.parse(full)).toBe(LOG);
+    expect(full).toBe(LOG);
     expect(info).toEqual({
       toolCallId: expect.stringMatching(/^mcp-\d+$/),
       toolName: "log",

@@ -12,6 +12,7 @@ export type {
   OpenAIAgentsModel,
   OpenAIAgentsModule,
   OpenAIAgentsToolFactory,
+  OpenAIAgentsToolOutput,
 } from "./openai-agents-module.ts";
 export { repairOpenAIAgentsModel } from "./repair-openai-agents-model.ts";
 export type { OpenAIAgentsToolsOptions } from "./to-openai-agents-tools.ts";

@@ -24,7 +24,19 @@ export type OpenAIAgentsJsonSchema = AgentsCore.JsonObjectSchema<
 >;
 
 /**
- * A function tool made by the SDK's `tool()` with a JSON Schema and a string result.
+ * One of the SDK's structured tool outputs: text, an image or a file.
+ *
+ * @example
+ * const output: OpenAIAgentsToolOutput = { type: "image", image: { data: pngBase64, mediaType: "image/png" } };
+ */
+export type OpenAIAgentsToolOutput =
+  | AgentsCore.ToolOutputText
+  | AgentsCore.ToolOutputImage
+  | AgentsCore.ToolOutputFileContent;
+
+/**
+ * A function tool made by the SDK's `tool()` with a JSON Schema, whose result
+ * is a string, or a list of structured outputs for a result with parts.
  *
  * @example
  * const [echo]: OpenAIAgentsFunctionTool[] = await toOpenAIAgentsTools(registry);
@@ -32,7 +44,7 @@ export type OpenAIAgentsJsonSchema = AgentsCore.JsonObjectSchema<
 export type OpenAIAgentsFunctionTool = AgentsCore.FunctionTool<
   unknown,
   OpenAIAgentsJsonSchema,
-  string
+  string | OpenAIAgentsToolOutput[]
 >;
 
 /**

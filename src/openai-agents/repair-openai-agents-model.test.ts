@@ -1,10 +1,6 @@
 import { describe, expect, test, vi } from "vitest";
 import { defineTool, ToolRegistry } from "../../course/src/index.ts";
-import {
-  MAX_PENDING_REPAIRS,
-  REPAIR_KEY,
-  UNHELD_REPAIR_REASON,
-} from "../frameworks/pending-repairs.ts";
+import { REPAIR_KEY, UNHELD_REPAIR_REASON } from "../frameworks/pending-repairs.ts";
 
 interface MadeTool {
   readonly name: string;
@@ -80,7 +76,7 @@ async function outputOf(wrapped: Wrapped, streamed: boolean): Promise<Item[]> {
 }
 
 describe.each([false, true])("repairOpenAIAgentsModel (streamed: %s)", (streamed) => {
-  test("a call of ours with text our parser refuses: a token for the runner, our reason from the Tool", async () => {
+  test("a call of ours with text our parser refuses: a sealed stand-in for the runner, our reason from the Tool", async () => {
     const { tools, execute, runItem } = await echoTools();
     const { model } = fixedModel([functionCall('{"text":')]);
     const [item] = await outputOf(repairOpenAIAgentsModel(model as never, tools), streamed);
@@ -93,14 +89,17 @@ describe.each([false, true])("repairOpenAIAgentsModel (streamed: %s)", (streamed
         message: "arguments are not valid JSON at position 8: unexpected end of input",
       },
     });
-    // The record answered that call only: its token again is refused, never run.
-    expect(JSON.parse(await runItem(item as Item))).toEqual({
+    // The stand-in again (copied from the history) gives the same refusal, never a run;
+    // changed, it is not ours and is refused as such.
+    expect(JSON.parse(await runItem(item as Item)).error.code).toBe("TOOL_ARGUMENTS_INVALID");
+    const changed = (item as Item).arguments.replace("unexpected end of input", "fine, run it");
+    expect(JSON.parse(await runItem({ callId: "call-1", arguments: changed }))).toEqual({
       error: { code: "TOOL_ARGUMENTS_INVALID", message: UNHELD_REPAIR_REASON },
     });
     expect(execute).not.toHaveBeenCalled();
     // The same id with ordinary arguments is an ordinary call.
     await expect(runItem({ callId: "call-1", arguments: '{"text":"hi"}' })).resolves.toBe(
-      JSON.stringify("echo: hi"),
+      "echo: hi",
     );
   });
 
@@ -114,7 +113,7 @@ describe.each([false, true])("repairOpenAIAgentsModel (streamed: %s)", (streamed
       repairOpenAIAgentsModel(model as never, tools),
       streamed,
     );
-    await expect(runItem(valid as Item)).resolves.toBe(JSON.stringify("echo: valid"));
+    await expect(runItem(valid as Item)).resolves.toBe("echo: valid");
     expect(await runItem(broken as Item)).toContain("TOOL_ARGUMENTS_INVALID");
     expect(execute).toHaveBeenCalledTimes(1);
   });
@@ -123,9 +122,7 @@ describe.each([false, true])("repairOpenAIAgentsModel (streamed: %s)", (streamed
     const { tools, execute, runItem } = await echoTools();
     const { model } = fixedModel([functionCall("{broken", "call_1")]);
     await outputOf(repairOpenAIAgentsModel(model as never, tools), streamed);
-    await expect(runItem(functionCall('{"text":"hi"}', "call_1"))).resolves.toBe(
-      JSON.stringify("echo: hi"),
-    );
+    await expect(runItem(functionCall('{"text":"hi"}', "call_1"))).resolves.toBe("echo: hi");
     expect(execute).toHaveBeenCalledTimes(1);
   });
 
@@ -174,20 +171,23 @@ describe("repairOpenAIAgentsModel", () => {
     expect(await outputOf(wrapped, false)).toEqual([functionCall("nope")]);
   });
 
-  test(`holds at most ${MAX_PENDING_REPAIRS} calls that have not run, dropping the oldest`, async () => {
+  test("1,500 broken calls in one response, repaired before any runs: each gets its own reason", async () => {
     const { tools, execute, runItem } = await echoTools();
-    const calls = Array.from({ length: MAX_PENDING_REPAIRS + 1 }, (_, index) =>
-      functionCall("nope", `call-${index}`),
+    const count = 1_500;
+    const calls = Array.from({ length: count }, (_, index) =>
+      functionCall(`{"text":"${"x".repeat(index)}`, `call-${index}`),
     );
-    expect(calls.length).toBeGreaterThan(MAX_PENDING_REPAIRS);
     const { model } = fixedModel(calls);
     const output = await outputOf(repairOpenAIAgentsModel(model as never, tools), false);
-    expect(output.every((item) => item.arguments.includes(REPAIR_KEY))).toBe(true);
-    // The oldest was dropped to hold the newest: refused, never run on the stand-in.
-    expect(JSON.parse(await runItem(output[0] as Item)).error.message).toBe(UNHELD_REPAIR_REASON);
-    expect(JSON.parse(await runItem(output.at(-1) as Item)).error.message).toContain(
-      "not valid JSON",
+    expect(output).toHaveLength(count);
+    const messages = await Promise.all(
+      output.map(async (item) => JSON.parse(await runItem(item)).error.message as string),
     );
+    for (const [index, message] of messages.entries()) {
+      expect(message).toBe(
+        `arguments are not valid JSON at position ${index + 9}: unexpected end of input`,
+      );
+    }
     expect(execute).not.toHaveBeenCalled();
   });
 

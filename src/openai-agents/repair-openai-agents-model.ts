@@ -13,7 +13,7 @@ import type { OpenAIAgentsModel } from "./openai-agents-module.ts";
 
 /**
  * The bridged Tools of `toOpenAIAgentsTools`, the only ones the wrapper
- * serves, each with the reasons our parser gave for its repaired calls.
+ * serves, each with the seal of the stand-ins of its repaired calls.
  */
 export const openAIAgentsRepairs = new PendingRepairs();
 
@@ -42,11 +42,11 @@ function servedByName(tools: readonly unknown[]): ReadonlyMap<string, object> {
 
 /**
  * The item as the runner should see it: a function call of one of our Tools
- * whose text our parser refuses becomes the same call with a token as its
- * arguments, our reason kept under that token for the Tool's `execute`; every
- * other item is itself. The call id plays no part: ids may repeat.
+ * whose text our parser refuses becomes the same call with a stand-in as its
+ * arguments, our reason sealed in it for the Tool's `execute`; every other
+ * item is itself. The call id plays no part: ids may repeat.
  */
-function repairItem(item: unknown, byName: ReadonlyMap<string, object>): unknown {
+async function repairItem(item: unknown, byName: ReadonlyMap<string, object>): Promise<unknown> {
   if (typeof item !== "object" || item === null || isProxy(item)) return item;
   // A namespaced call is not one of ours: toolNamespace() copies a tool, and the copy is not served.
   if (ownValue(item, "type") !== "function_call" || ownValue(item, "namespace") !== undefined) {
@@ -59,17 +59,17 @@ function repairItem(item: unknown, byName: ReadonlyMap<string, object>): unknown
   if (tool === undefined) return item;
   const parsed = parseToolArguments(text);
   if (parsed.ok) return item;
-  const stand = openAIAgentsRepairs.hold(tool, parsed.reason);
+  const stand = await openAIAgentsRepairs.hold(tool, parsed.reason);
   return stand === undefined ? item : { ...item, arguments: stand };
 }
 
 /** The output list with each item repaired; the very list when nothing changed. */
-function repairOutput<T>(output: T, byName: ReadonlyMap<string, object>): T {
+async function repairOutput<T>(output: T, byName: ReadonlyMap<string, object>): Promise<T> {
   if (!Array.isArray(output) || isProxy(output)) return output;
   let repaired: unknown[] | undefined;
   for (let index = 0; index < output.length; index += 1) {
     const item: unknown = output[index];
-    const fixed = repairItem(item, byName);
+    const fixed = await repairItem(item, byName);
     if (fixed === item) continue;
     repaired ??= output.slice();
     repaired[index] = fixed;
@@ -97,13 +97,13 @@ function checkModel(model: unknown): asserts model is OpenAIAgentsModel {
  * function call of one of `tools` made by `toOpenAIAgentsTools` whose
  * argument text toolbound's bounded parser refuses (not JSON, longer than
  * 1,000,000 characters, deeper than 64, duplicate keys, not an object) is
- * handed to the runner with `{"__toolbound_repair":"<token>"}` as its
- * arguments (a fresh random token, under which the reason is kept), and the
- * Tool answers it with our `TOOL_ARGUMENTS_INVALID` result and the parser's
- * reason (which never quotes the text), without running. Call ids play no
- * part, so a repeated id cannot mix two calls up, and a call carrying the
- * reserved key without a held record is refused. A Tool holds at most 1,000
- * repaired calls that have not run (the oldest is dropped first). Every other
+ * handed to the runner with `{"__toolbound_repair":"<seal>:<reason>"}` as its
+ * arguments (the parser's reason, sealed for that Tool), and the Tool answers
+ * it with our `TOOL_ARGUMENTS_INVALID` result and that reason (which never
+ * quotes the text), without running. Nothing is kept in between, so any
+ * number of repaired calls each keep their own reason; call ids play no part,
+ * so a repeated id cannot mix two calls up; and a call carrying the reserved
+ * key without a stand-in sealed for that Tool is refused. Every other
  * item, event and method passes through unchanged. `tools` is read now: pass
  * the same list the Agent gets. Throws a TypeError for a `model` without
  * `getResponse` and `getStreamedResponse`, or `tools` that is not an array.
@@ -128,7 +128,7 @@ export function repairOpenAIAgentsModel(
   const wrapped: OpenAIAgentsModel = {
     async getResponse(request: ModelRequest): Promise<ModelResponse> {
       const response = await model.getResponse(request);
-      const output = repairOutput(response.output, byName);
+      const output = await repairOutput(response.output, byName);
       return output === response.output ? response : { ...response, output };
     },
     async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
@@ -138,7 +138,7 @@ export function repairOpenAIAgentsModel(
           yield event;
           continue;
         }
-        const output = repairOutput(event.response.output, byName);
+        const output = await repairOutput(event.response.output, byName);
         yield output === event.response.output
           ? event
           : { ...event, response: { ...event.response, output } };

@@ -4,7 +4,9 @@ import {
   defineTool,
   NonRecoverableToolError,
   ToolRegistry,
+  toolContent,
 } from "../../course/src/index.ts";
+import { PNG_1X1, PNG_1X1_BASE64, SIGNED_SAMPLES } from "../../test/support/parts.ts";
 
 interface ToolOptions {
   readonly name: string;
@@ -121,6 +123,52 @@ describe("toOpenAIAgentsTools", () => {
       },
     ]);
     expect(options.some((one) => Object.isFrozen(one.parameters))).toBe(false);
+  });
+
+  test("resolves with the SDK's structured outputs for toolContent: audio as its line, an unnamed file named", async () => {
+    const wav = SIGNED_SAMPLES["audio/wav"] as Uint8Array;
+    const text = SIGNED_SAMPLES["text/plain"] as Uint8Array;
+    const tool = await only(
+      new ToolRegistry([
+        noteTool(
+          "annotate",
+          vi.fn(
+            async (): Promise<object> =>
+              toolContent([
+                { type: "image", data: PNG_1X1, mimeType: "image/png" },
+                { type: "audio", data: wav, mimeType: "audio/wav" },
+                { type: "file", data: text, mimeType: "text/plain" },
+              ]),
+          ),
+        ),
+      ]),
+    );
+    expect(await tool.execute({ path: "a" }, undefined, details("call-1"))).toEqual([
+      { type: "image", image: { data: PNG_1X1_BASE64, mediaType: "image/png" } },
+      { type: "text", text: `[audio: audio/wav, ${wav.length} bytes]` },
+      {
+        type: "file",
+        file: {
+          data: Buffer.from(text).toString("base64"),
+          mediaType: "text/plain",
+          filename: "part-3.txt",
+        },
+      },
+    ]);
+  });
+
+  test("writes text by default; a registry's own format or callOptions win", async () => {
+    const lines = vi.fn(async (): Promise<object> => "a\nb" as unknown as object);
+    const registry = new ToolRegistry([noteTool("annotate", lines)]);
+    expect(await (await only(registry)).execute({ path: "a" }, undefined, details("c1"))).toBe(
+      "a\nb",
+    );
+    const json = await only(registry, { format: "json" });
+    expect(await json.execute({ path: "a" }, undefined, details("c2"))).toBe('"a\\u000ab"');
+    const own = new ToolRegistry([noteTool("annotate", lines)], { format: "json" });
+    expect(await (await only(own)).execute({ path: "a" }, undefined, details("c3"))).toBe(
+      '"a\\u000ab"',
+    );
   });
 
   test("resolves with our content for a success and for an error result alike", async () => {

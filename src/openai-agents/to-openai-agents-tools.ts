@@ -9,18 +9,22 @@ import {
   type CourseJsonObject,
   type CourseJsonValue,
   type CourseToolCall,
+  type CourseToolResultMessage,
   executeToolCall,
   type ToolCallOptions,
   ToolRegistry,
+  type ToolResultPart,
   toolCallWithInvalidArguments,
 } from "../../course/src/index.ts";
-import { takeRepair } from "../frameworks/pending-repairs.ts";
+import { snapshotWithFormat } from "../../course/src/internal.ts";
+import { partLine } from "../providers/result-parts.ts";
 import { dropNullOptionals, SchemaToolError, toOpenAIStrictSchema } from "../schema/index.ts";
 import {
   loadOpenAIAgents,
   type OpenAIAgentsFunctionTool,
   type OpenAIAgentsJsonSchema,
   type OpenAIAgentsToolFactory,
+  type OpenAIAgentsToolOutput,
 } from "./openai-agents-module.ts";
 import { openAIAgentsRepairs } from "./repair-openai-agents-model.ts";
 
@@ -84,6 +88,32 @@ function strictSchemaOf(schema: CourseJsonObject, name: string): CourseJsonObjec
   }
 }
 
+/** A file's name, or one made from its position and type when the Tool gave none. */
+function fileName(part: Extract<ToolResultPart, { type: "file" }>, index: number): string {
+  if (part.name !== undefined) return part.name;
+  return `part-${index + 1}.${part.mimeType === "application/pdf" ? "pdf" : "txt"}`;
+}
+
+/**
+ * What the model reads for our result: its content, or, for a result with
+ * parts, the SDK's structured outputs: text, images and files with inline
+ * base64 data, and audio (which a function tool's output cannot hold) as
+ * its line.
+ */
+function modelOutput(result: CourseToolResultMessage): string | OpenAIAgentsToolOutput[] {
+  const parts = result.parts;
+  if (parts === undefined) return result.content;
+  return parts.map((part, index): OpenAIAgentsToolOutput => {
+    if (part.type === "text") return { type: "text", text: part.text };
+    if (part.type === "image") {
+      return { type: "image", image: { data: part.data, mediaType: part.mimeType } };
+    }
+    if (part.type === "audio") return { type: "text", text: partLine(part) };
+    const file = { data: part.data, mediaType: part.mimeType, filename: fileName(part, index) };
+    return { type: "file", file };
+  });
+}
+
 function bridge(
   tool: OpenAIAgentsToolFactory,
   registry: ToolRegistry,
@@ -96,14 +126,13 @@ function bridge(
   const schema = parameters ?? OPENAI_AGENTS_EMPTY_OBJECT_SCHEMA;
   const strictSchema = wantStrict ? strictSchemaOf(schema, name) : undefined;
   const strict = strictSchema !== undefined;
-  // The refusal reasons of the calls repairOpenAIAgentsModel repaired for this Tool, by token.
-  const repairs = new Map<string, string>();
   const execute = async (input: unknown, _context: unknown, details?: CallDetails) => {
     // Each field read once: a getter could answer differently the second time.
     const { toolCall, signal } = details ?? {};
     const callId = toolCall?.callId;
-    // A repaired call is refused, never run on its stand-in input.
-    const refused = takeRepair(repairs, input);
+    // A repaired call is refused with the reason its stand-in carries, never run on it.
+    const repaired = openAIAgentsRepairs.take(made, input);
+    const refused = repaired === undefined ? undefined : await repaired;
     // Strict mode makes every field required: the model sends null for one it leaves out.
     const call =
       refused === undefined
@@ -121,7 +150,7 @@ function bridge(
       callOptions,
     );
     // Successes and error results alike: the model reads our content, never the SDK's error text.
-    return result.content;
+    return modelOutput(result);
   };
   const made = tool({
     name,
@@ -134,7 +163,7 @@ function bridge(
     // malformed call) fails the run instead of becoming the SDK's generic error text.
     errorFunction: null,
   } as Parameters<OpenAIAgentsToolFactory>[0]) as OpenAIAgentsFunctionTool;
-  openAIAgentsRepairs.serve(made, repairs);
+  openAIAgentsRepairs.serve(made);
   return made;
 }
 
@@ -149,9 +178,15 @@ function bridge(
  * call still runs our Tool of the original name. Its `execute` runs
  * `executeToolCall` on a snapshot of the registry taken now, with the call id
  * and the run's signal, and `callOptions` (default none) passed through
- * unchanged. It resolves with our result's `content`, for a success and for an
- * error result alike, so the model reads our text and never the SDK's generic
- * error message; a cancelled call rejects with the signal's reason and a
+ * unchanged. The output `format` defaults to `"text"` (a string result
+ * reaches the model as its own text) unless the registry's options or a
+ * Tool's definition set one; `callOptions: { format: "json" }` asks for the
+ * course's JSON text. It resolves with our result's `content`, for a success
+ * and for an error result alike, so the model reads our text and never the
+ * SDK's generic error message; a Tool's `toolContent` resolves with the SDK's
+ * structured outputs instead (`{ type: "text" }`, `{ type: "image", image: {
+ * data, mediaType } }`, `{ type: "file", file: { data, mediaType, filename }
+ * }`, audio as its line); a cancelled call rejects with the signal's reason and a
  * registered NonRecoverableToolError fails the run (`errorFunction` is
  * `null`). Loads the SDK on first use; rejects with a TypeError for something
  * that is not a ToolRegistry or bad options, with an Error when two Tool
@@ -176,7 +211,8 @@ export async function toOpenAIAgentsTools(
   }
   const wantStrict = readStrict(options);
   // The Tool set of this moment, before the SDK loads.
-  const frozen = registry.snapshot();
+  // A string result reaches the model as text, unless the registry or a Tool says otherwise.
+  const frozen = snapshotWithFormat(registry, "text");
   const { tool } = await loadOpenAIAgents();
   const tools: OpenAIAgentsFunctionTool[] = [];
   const owners = new Map<string, string>();

@@ -150,7 +150,7 @@ describe("fromPiTool", () => {
     await expect(run(tool, { left: 1, right: 2 })).rejects.toBe(fatal);
   });
 
-  test("writes text blocks joined and an image as a placeholder", async () => {
+  test("text blocks and an image become toolContent: the image a checked part, its line in content", async () => {
     const { tool } = fakeAdd(async () => ({
       content: [
         { type: "text", text: "chart:" },
@@ -159,9 +159,32 @@ describe("fromPiTool", () => {
       details: {},
     }));
     const result = await run(tool, { left: 1, right: 2 });
-    // The serializer writes the text as a JSON string, a newline as \u000a.
-    expect(result.content).toBe('"chart:\\u000a[image: image/png]"');
-    expect(JSON.parse(result.content)).toBe("chart:\n[image: image/png]");
+    expect(result.content).toBe("chart:\n[image: image/png, 8 bytes]");
+    expect(result.parts).toEqual([
+      { type: "text", text: "chart:" },
+      { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" },
+    ]);
+  });
+
+  test("an image whose bytes are not its MIME type leaves the line saying why", async () => {
+    const { tool } = fakeAdd(async () => ({
+      content: [{ type: "image", data: "iVBORw0KGgo=", mimeType: "image/jpeg" }],
+      details: {},
+    }));
+    const result = await run(tool, { left: 1, right: 2 });
+    expect(result.content).toBe(
+      "[image omitted: declared image/jpeg, but the bytes are image/png]",
+    );
+    expect("parts" in result).toBe(false);
+  });
+
+  test("an image block without string data stays a placeholder in text output", async () => {
+    const { tool } = fakeAdd(async () => ({
+      content: [{ type: "image", data: 42, mimeType: "image/png" }],
+      details: {},
+    }));
+    const result = await run(tool, { left: 1, right: 2 });
+    expect(JSON.parse(result.content)).toBe("[image: image/png]");
   });
 
   test("bounds an eight-million-character Pi result to the serializer's cap", async () => {

@@ -9,9 +9,10 @@ import {
   defineTool,
   type RegisteredCourseTool,
   snapshotJsonObject,
+  type ToolContent,
   ToolContractError,
 } from "../../course/src/index.ts";
-import { piResultText } from "./pi-result-text.ts";
+import { piResultOutput } from "./pi-result-text.ts";
 import type { PiAgentToolLike } from "./pi-types.ts";
 import { compileTypeBoxChecker } from "./typebox-checker.ts";
 
@@ -47,11 +48,15 @@ function readField(tool: object, key: string): unknown {
  * refinement callbacks) are not part of the check. The executor calls Pi's
  * `execute(toolCallId, params, signal, onUpdate)` with the call id, the
  * boundary's signal, a mutable copy of the validated arguments and a no-op
- * `onUpdate`; the result's text blocks (images as `[image: image/png]`) become
- * the output that our serializer bounds (under the call's, the Tool's or the
- * registry's output budget, like any Tool of ours; spread the result into a
- * new definition to add `outputBudget` or `truncate` fields), so `content` is
- * that text as a JSON string. A Pi Tool that throws or rejects becomes `TOOL_EXECUTION_FAILED`
+ * `onUpdate`; the result's text blocks become the output that our serializer
+ * bounds (under the call's, the Tool's or the registry's output budget, like
+ * any Tool of ours; spread the result into a new definition to add
+ * `outputBudget`, `truncate` or `format` fields), so `content` is that text as
+ * a JSON string (or the text itself under `format: "text"`). A result with an
+ * image block becomes `toolContent` instead (see `piResultOutput`): its text
+ * blocks and images as parts, each image checked by the boundary, so the
+ * result message carries the image in `parts` and `content` reads
+ * `[image: image/png, 70 bytes]` in its place. A Pi Tool that throws or rejects becomes `TOOL_EXECUTION_FAILED`
  * with its message. Throws ToolContractError INVALID_TOOL_DEFINITION for a Proxy, a throwing
  * field, a non-function `execute`, or a schema that is not plain JSON or does
  * not compile.
@@ -67,7 +72,9 @@ function readField(tool: object, key: string): unknown {
  * const result = await executeToolCall(new ToolRegistry([add]), call, signal);
  * // result.content === '"42"'
  */
-export function fromPiTool(agentTool: PiAgentToolLike): RegisteredCourseTool<unknown, string> {
+export function fromPiTool(
+  agentTool: PiAgentToolLike,
+): RegisteredCourseTool<unknown, string | ToolContent> {
   if (typeof agentTool !== "object" || agentTool === null) invalid("Pi Tool must be an object");
   if (types.isProxy(agentTool)) invalid("Pi Tool must not be a Proxy");
   const name = readField(agentTool, "name");
@@ -89,7 +96,7 @@ export function fromPiTool(agentTool: PiAgentToolLike): RegisteredCourseTool<unk
     "INVALID_TOOL_DEFINITION",
   );
   const validate = compileTypeBoxChecker(schema, name);
-  return defineTool<unknown, string>({
+  return defineTool<unknown, string | ToolContent>({
     name,
     description: description as string,
     validate,
@@ -102,7 +109,7 @@ export function fromPiTool(agentTool: PiAgentToolLike): RegisteredCourseTool<unk
         signal,
         ignoreUpdate,
       ]);
-      return piResultText(result);
+      return piResultOutput(result);
     },
     parameters: schema,
   });

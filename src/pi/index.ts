@@ -7,7 +7,12 @@
  */
 
 export { fromPiTool } from "./from-pi-tool.ts";
-export { PI_CONTENT_MAX_BLOCKS, PI_TEXT_MAX_UNITS, piResultText } from "./pi-result-text.ts";
+export {
+  PI_CONTENT_MAX_BLOCKS,
+  PI_TEXT_MAX_UNITS,
+  piResultOutput,
+  piResultText,
+} from "./pi-result-text.ts";
 export type {
   PiAgentToolLike,
   PiAgentToolResult,

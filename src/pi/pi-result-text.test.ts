@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { PI_CONTENT_MAX_BLOCKS, PI_TEXT_MAX_UNITS, piResultText } from "./index.ts";
+import { PI_CONTENT_MAX_BLOCKS, PI_TEXT_MAX_UNITS, piResultOutput, piResultText } from "./index.ts";
 
 const text = (value: string) => ({ type: "text", text: value });
 const image = (mimeType: unknown) => ({ type: "image", data: "AAAA", mimeType });
@@ -131,5 +131,53 @@ describe("piResultText", () => {
     const content = Array.from({ length: count }, () => text("y"));
     const kept = Math.min(count, PI_CONTENT_MAX_BLOCKS);
     expect(piResultText({ content })).toBe(Array(kept).fill("y").join("\n") + note);
+  });
+});
+
+describe("piResultOutput", () => {
+  const png = { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" };
+
+  test("without an image with string data, the text as piResultText writes it", () => {
+    expect(piResultOutput({ content: [text("a"), image(undefined)] })).toBe("a\n[image]");
+    expect(piResultOutput({ content: [{ type: "image", data: 1, mimeType: "image/png" }] })).toBe(
+      "[image: image/png]",
+    );
+  });
+
+  test("with one, toolContent: text parts, image parts, the rest as placeholder text", () => {
+    const output = piResultOutput({
+      content: [text("see"), png, { type: "audio", data: "" }],
+      details: {},
+    });
+    expect(typeof output).toBe("object");
+    expect(output).toMatchObject({
+      parts: [
+        { type: "text", text: "see" },
+        { type: "image", mimeType: "image/png", byteLength: 8 },
+        { type: "text", text: "[unsupported content block]" },
+      ],
+    });
+  });
+
+  test("blocks past the limit are counted in a last text part", () => {
+    const content = [png, ...Array.from({ length: PI_CONTENT_MAX_BLOCKS + 4 }, () => text("x"))];
+    const output = piResultOutput({ content });
+    expect(typeof output === "object" && output.parts.at(-1)).toEqual({
+      type: "text",
+      text: "[5 more content blocks omitted]",
+    });
+  });
+
+  test("an image block's getters never run", () => {
+    let reads = 0;
+    const block = Object.defineProperty({ type: "image", mimeType: "image/png" }, "data", {
+      get() {
+        reads += 1;
+        return "iVBORw0KGgo=";
+      },
+      enumerable: true,
+    });
+    expect(piResultOutput({ content: [block] })).toBe("[image: image/png]");
+    expect(reads).toBe(0);
   });
 });

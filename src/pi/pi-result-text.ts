@@ -9,6 +9,9 @@ import { types } from "node:util";
 import {
   COURSE_TOOL_SERIALIZATION_MAX_COLLECTION_ENTRIES,
   OUTPUT_BUDGET_RANGES,
+  type ToolContent,
+  type ToolContentPart,
+  toolContent,
 } from "../../course/src/index.ts";
 
 /** Content blocks read from one result; the rest are counted in a note, not read. */
@@ -100,4 +103,48 @@ export function piResultText(result: unknown): string {
   const omitted = length - index;
   if (omitted > 0) parts.push(`\n[${omitted} more content blocks omitted]`);
   return parts.join("");
+}
+
+/** An image block whose data and MIME type are strings (what the boundary can check), or undefined. */
+function imagePart(block: unknown): ToolContentPart | undefined {
+  if (!isPlainReadable(block) || ownData(block, "type") !== "image") return undefined;
+  const data = ownData(block, "data");
+  const mimeType = ownData(block, "mimeType");
+  if (typeof data !== "string" || typeof mimeType !== "string") return undefined;
+  return { type: "image", data, mimeType };
+}
+
+/**
+ * What a Pi `AgentToolResult` becomes behind our boundary: when one of its
+ * first {@link PI_CONTENT_MAX_BLOCKS} blocks is an image with string `data`
+ * and `mimeType`, a `toolContent` value with a text part per text block and
+ * an image part per such image (which the boundary checks: strict base64 and
+ * a signature matching the MIME type, else a line saying why); otherwise the
+ * text of {@link piResultText}. Other blocks become their placeholder text,
+ * and blocks past the limit are counted in a last text part. Reads own data
+ * fields only; throws a TypeError as `piResultText` does.
+ *
+ * @example
+ * piResultOutput({ content: [{ type: "image", data: pngBase64, mimeType: "image/png" }], details: {} });
+ * // a toolContent value with one image part
+ */
+export function piResultOutput(result: unknown): string | ToolContent {
+  const text = piResultText(result);
+  const content = ownData(result as object, "content");
+  if (!isPlainReadable(content) || !Array.isArray(content)) return text;
+  const length = content.length;
+  const read = Math.min(length, PI_CONTENT_MAX_BLOCKS);
+  let images = false;
+  for (let index = 0; index < read && !images; index += 1) {
+    images = imagePart(ownData(content, String(index))) !== undefined;
+  }
+  if (!images) return text;
+  const parts: ToolContentPart[] = [];
+  for (let index = 0; index < read; index += 1) {
+    const block = ownData(content, String(index));
+    parts.push(imagePart(block) ?? { type: "text", text: blockText(block) });
+  }
+  if (length > read)
+    parts.push({ type: "text", text: `[${length - read} more content blocks omitted]` });
+  return toolContent(parts);
 }

@@ -11,9 +11,17 @@ import {
   executeToolCall,
   type ToolCallOptions,
   ToolRegistry,
+  type ToolResultPart,
 } from "../../course/src/index.ts";
-import { readCallOptions } from "../../course/src/internal.ts";
-import type { PiAgentToolResult, PiBridgedTool, PiJsonSchema } from "./pi-types.ts";
+import { readCallOptions, snapshotWithFormat } from "../../course/src/internal.ts";
+import { partLine } from "../providers/result-parts.ts";
+import type {
+  PiAgentToolResult,
+  PiBridgedTool,
+  PiImageContent,
+  PiJsonSchema,
+  PiTextContent,
+} from "./pi-types.ts";
 
 /**
  * The `parameters` a bridged Tool gets when ours has none: any object. Pi
@@ -46,6 +54,21 @@ export class PiToolResultError extends Error {
   }
 }
 
+/**
+ * The content blocks Pi gets for our result: its content as one text block,
+ * or, for a result with parts, a text block per text part, an image block per
+ * image, and the line for audio and files, which Pi's content cannot hold.
+ */
+function piContent(result: CourseToolResultMessage): (PiTextContent | PiImageContent)[] {
+  const parts = result.parts;
+  if (parts === undefined) return [{ type: "text", text: result.content }];
+  return parts.map((part: ToolResultPart): PiTextContent | PiImageContent => {
+    if (part.type === "text") return { type: "text", text: part.text };
+    if (part.type === "image") return { type: "image", data: part.data, mimeType: part.mimeType };
+    return { type: "text", text: partLine(part) };
+  });
+}
+
 function bridge(
   registry: ToolRegistry,
   name: string,
@@ -68,7 +91,7 @@ function bridge(
       callOptions,
     );
     if (result.isError) throw new PiToolResultError(result);
-    return { content: [{ type: "text", text: result.content }], details: result };
+    return { content: piContent(result), details: result };
   };
   return Object.freeze({
     name,
@@ -89,10 +112,15 @@ function bridge(
  * are kept), with the optional per-call `callOptions`: a deadline, an
  * approval gate, an argument budget and output settings (`outputBudget`,
  * `truncate`, `spill`, …), which win over the registry's options and each
- * Tool's own fields, field by field. Invalid `callOptions` throw
+ * Tool's own fields, field by field. The output `format` defaults to `"text"`
+ * (a string result reaches Pi as its own text) unless the registry's options
+ * or a Tool's definition set one; `callOptions: { format: "json" }` asks for
+ * the course's JSON text. Invalid `callOptions` throw
  * ToolContractError INVALID_TOOL_CALL here, naming the field, rather than
  * failing every call. A success resolves with one text block holding our result's
- * `content` unchanged (`details` is our result message). An `isError` result
+ * `content` unchanged (`details` is our result message); a Tool's
+ * `toolContent` resolves with a text block per text part and Pi's own image
+ * block per image (audio and files, which Pi cannot hold, as their line). An `isError` result
  * throws {@link PiToolResultError}, whose message is that content, which Pi
  * records as a failed call with the same text. Pi's signal is passed through;
  * a cancelled call rejects with the signal's reason, as Pi expects an aborted
@@ -110,7 +138,8 @@ export function toPiTools(
   if (!(registry instanceof ToolRegistry)) throw new TypeError("toPiTools needs a ToolRegistry");
   // A host's mistake is found now, not as a rejection of every call Pi makes.
   readCallOptions(callOptions);
-  const frozen = registry.snapshot();
+  // A string result reaches Pi as text, unless the registry or a Tool says otherwise.
+  const frozen = snapshotWithFormat(registry, "text");
   const tools: PiBridgedTool<CourseToolResultMessage>[] = [];
   for (const name of frozen.names) {
     const tool = frozen.get(name);

@@ -6,11 +6,11 @@
  */
 
 import { markLastCallCutOff, type RawToolCall } from "./raw-call.ts";
-import type { ResponseReader } from "./response-fields.ts";
+import type { ResponseList, ResponseReader } from "./response-fields.ts";
 
 /** Reads the `tool_use` blocks in content order. */
 export function readAnthropicCalls(reader: ResponseReader, response: unknown): RawToolCall[] {
-  let blocks: unknown[];
+  let blocks: ResponseList;
   let path: string;
   let stopReason: unknown;
   if (reader.isList(response)) {
@@ -33,7 +33,7 @@ export function readAnthropicCalls(reader: ResponseReader, response: unknown): R
   const calls: RawToolCall[] = [];
   for (let index = 0; index < blocks.length; index += 1) {
     const at = `${path}[${index}]`;
-    const block = reader.record(blocks[index], at);
+    const block = reader.record(blocks.at(index), at);
     const type = reader.field(block, "type", at);
     if (typeof type !== "string") reader.fail(`${at}.type`, "a string", type);
     if (type !== "tool_use") continue;

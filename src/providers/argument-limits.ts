@@ -127,6 +127,6 @@ export function parseToolArguments(
   }
   const parsed = parseArgumentText(text, readArgumentLimits(options, "parseToolArguments"));
   if (!parsed.ok) return freeze({ ok: false, reason: parsed.reason });
-  // Plain data within the limits (depth at most 256, numbers finite): the snapshot only copies and freezes it.
+  // Frozen plain data the parser built and the core adopted: the snapshot takes it as it is.
   return freeze({ ok: true, value: snapshotJsonObject(parsed.value, "arguments") });
 }

@@ -31,7 +31,7 @@ describe("what it accepts is exactly what JSON.parse reads", () => {
     '{"escapes":"\\"\\\\\\/\\b\\f\\n\\r\\t\\u0041\\u00e9\\u20AC"}',
     '{"pair escaped":"\\ud83d\\ude00","pair raw":"😀"}',
     '{"high escaped, low raw":"\\ud83d\ude00"}',
-    '{"n":-0,"m":1E2,"o":0.1,"p":10e-2,"q":123456789012345678901234567890}',
+    '{"n":-0,"m":1E2,"o":0.1,"p":10e-2,"q":1e300}',
     '{"":1," ":2}',
     '{"constructor":1,"toString":2,"hasOwnProperty":3,"valueOf":{"__proto__":4}}',
     '{"deep":[[[[[[[[[[{"x":[]}]]]]]]]]]]}',
@@ -43,6 +43,24 @@ describe("what it accepts is exactly what JSON.parse reads", () => {
     expect(parsed).toEqual({ ok: true, value: JSON.parse(text) });
     expect(Object.isFrozen(parsed)).toBe(true);
     if (parsed.ok) expect(Object.isFrozen(parsed.value)).toBe(true);
+  });
+
+  test("every object and array of accepted arguments is frozen, each array at its length", () => {
+    const parsed = parseToolArguments('{"a":[[],[1,{"b":[{}]}]],"c":{"d":[null]}}');
+    if (!parsed.ok) throw new Error(parsed.reason);
+    const containers: object[] = [];
+    const pending: unknown[] = [parsed.value];
+    while (pending.length > 0) {
+      const node = pending.pop();
+      if (typeof node !== "object" || node === null) continue;
+      containers.push(node);
+      pending.push(...Object.values(node));
+    }
+    expect(containers).toHaveLength(9);
+    expect(containers.every((node) => Object.isFrozen(node))).toBe(true);
+    // Arrays are made at their length when they close: no slot past the last element.
+    const lists = containers.filter((node) => Array.isArray(node)) as unknown[][];
+    expect(lists.map((list) => list.length).sort()).toEqual([0, 1, 1, 2, 2]);
   });
 
   test("-0 stays -0, as JSON.parse reads it", () => {

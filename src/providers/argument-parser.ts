@@ -12,8 +12,11 @@
  * does, with every rule written down and tested.
  */
 
+import type { CourseJsonObject } from "../../course/src/index.ts";
 import {
   ArrayPrototype,
+  adoptParsedArguments,
+  freeze,
   hasOwn,
   isArray,
   numberIsFinite,
@@ -38,6 +41,7 @@ import {
   QUOTE,
   simpleEscape,
 } from "./json-characters.ts";
+import { isBeyondExactRange, numberExactness, scanNumber } from "./number-exactness.ts";
 import { addData } from "./own-data.ts";
 
 /**
@@ -73,21 +77,32 @@ export type ParsedArguments =
 // Captured once: patched globals must not decide what a number or a string is.
 const toNumber = Number;
 const fromCharCode = String.fromCharCode;
+const NativeArray = Array;
 
 /** Thrown inside the parser only, and always caught by {@link parseArgumentText}. */
 class Refusal {
   constructor(readonly reason: string) {}
 }
 
-/** One open container: the array or object being filled, and the key awaiting a value. */
+/**
+ * One open container. An object is filled as its members are read (so a
+ * repeated key is seen at once), keyed by `key`, the one awaiting a value. An
+ * array's elements wait on the parser's shared element stack from `base`, and
+ * the array is made when it closes, at exactly its length: an array grown one
+ * element at a time keeps spare capacity (17 slots for one element), which is
+ * how a text of nested arrays used to cost many times what `JSON.parse` costs.
+ */
 interface Frame {
-  readonly container: unknown[] | { [key: string]: unknown };
-  readonly isArray: boolean;
+  readonly object: { [key: string]: unknown } | undefined;
+  readonly base: number;
   key: string;
 }
 
 class ArgumentParser {
   index = 0;
+  // The elements of the open arrays, innermost last; `top` is the first free slot.
+  readonly elements: unknown[] = [];
+  top = 0;
 
   constructor(
     readonly text: string,
@@ -120,7 +135,8 @@ class ArgumentParser {
   /**
    * Parses the whole text as one JSON value, iteratively: open containers are
    * kept on an explicit stack whose height is the nesting depth, so no input
-   * can exhaust the call stack.
+   * can exhaust the call stack. Every container is frozen when it closes, so
+   * the whole value is frozen plain data when the text ends.
    */
   parseDocument(): unknown {
     const stack: Frame[] = [];
@@ -140,14 +156,14 @@ class ArgumentParser {
         if (unit === OPEN_BRACKET) {
           if (this.peek() === CLOSE_BRACKET) {
             this.index += 1;
-            value = [];
-          } else opened = { container: [], isArray: true, key: "" };
+            value = freeze([]);
+          } else opened = { object: undefined, base: this.top, key: "" };
         } else if (this.peek() === CLOSE_BRACE) {
           this.index += 1;
-          value = {};
+          value = freeze({});
         } else {
           const target: { [key: string]: unknown } = {};
-          opened = { container: target, isArray: false, key: this.propertyName(target) };
+          opened = { object: target, base: this.top, key: this.propertyName(target) };
         }
       } else value = this.primitive(unit);
       if (opened !== undefined) {
@@ -164,34 +180,48 @@ class ArgumentParser {
           }
           return value;
         }
-        const container = frame.container;
-        if (frame.isArray) {
-          const list = container as unknown[];
-          addData(list, ArrayPrototype, list.length, value);
-        } else addData(container, ObjectPrototype, frame.key, value);
+        const object = frame.object;
+        if (object === undefined) {
+          addData(this.elements, ArrayPrototype, this.top, value);
+          this.top += 1;
+        } else addData(object, ObjectPrototype, frame.key, value);
         this.skipWhitespace();
         const next = this.peek();
         if (next === COMMA) {
           this.index += 1;
-          if (!frame.isArray) {
+          if (object !== undefined) {
             this.skipWhitespace();
-            frame.key = this.propertyName(container as { [key: string]: unknown });
+            frame.key = this.propertyName(object);
           }
           break;
         }
-        if (next === (frame.isArray ? CLOSE_BRACKET : CLOSE_BRACE)) {
+        if (next === (object === undefined ? CLOSE_BRACKET : CLOSE_BRACE)) {
           this.index += 1;
           stack.pop();
-          value = container;
+          value = freeze(object === undefined ? this.closeArray(frame.base) : object);
           continue;
         }
         this.unexpected(
-          frame.isArray
+          object === undefined
             ? "expected ',' or ']' after an array element"
             : "expected ',' or '}' after a property value",
         );
       }
     }
+  }
+
+  /** The array of the elements from `base` to the top of the element stack, which it empties. */
+  closeArray(base: number): unknown[] {
+    const length = this.top - base;
+    const list: unknown[] = new NativeArray(length);
+    const elements = this.elements;
+    for (let index = 0; index < length; index += 1) {
+      addData(list, ArrayPrototype, index, elements[base + index]);
+      // Released at once: a closed array's elements must not stay reachable from here.
+      elements[base + index] = undefined;
+    }
+    this.top = base;
+    return list;
   }
 
   /** Reads `"key":` and refuses a key the object already has. */
@@ -252,6 +282,21 @@ class ArgumentParser {
     // JSON's grammar allows 1e999; the engine reads it as Infinity, which no Tool can be given.
     if (!numberIsFinite(value)) {
       throw new Refusal(`arguments contain a number too large for a double at position ${start}`);
+    }
+    // Past 2^53 - 1 or below the normal doubles a literal can change visibly when read:
+    // refused like a duplicate key, since a log of the text would show another number.
+    if (isBeyondExactRange(value)) {
+      const digits = stringCharCodeAt(this.text, start) === MINUS ? start + 1 : start;
+      const parts = scanNumber(this.text, digits, this.index);
+      const exactness = numberExactness(this.text, parts, value);
+      if (exactness === "underflow") {
+        throw new Refusal(`arguments contain a number too small for a double at position ${start}`);
+      }
+      if (exactness === "inexact") {
+        throw new Refusal(
+          `arguments contain a number a double cannot hold exactly at position ${start}`,
+        );
+      }
     }
     return value;
   }
@@ -376,7 +421,9 @@ export function parseArgumentText(text: string, limits: ArgumentLimits): ParsedA
     if (typeof value !== "object" || value === null || isArray(value)) {
       return { ok: false, reason: `arguments must be a JSON object, not ${kindOf(value)}` };
     }
-    return { ok: true, value: value as { readonly [key: string]: unknown } };
+    // Frozen plain data within the core's limits, made here from text alone: the core takes
+    // it as its snapshot instead of copying it again (a second copy doubled the memory).
+    return { ok: true, value: adoptParsedArguments(value as CourseJsonObject) };
   } catch (thrown) {
     if (thrown instanceof Refusal) return { ok: false, reason: thrown.reason };
     throw thrown;

@@ -5,22 +5,24 @@
  */
 import { GenerateContentResponse } from "@google/genai";
 import { describe, expect, test, vi } from "vitest";
-import { invalidArgumentsReason, ToolContractError } from "../../course/src/index.ts";
+import { invalidArgumentsReason } from "../../course/src/index.ts";
 import { functionCallPart, geminiResponse, thrownBy } from "../../test/support/providers.ts";
 import { readToolCalls } from "./index.ts";
 
 describe("documented responses", () => {
-  test("calls without ids get gemini-call-<index>, their index among the response's calls", () => {
+  test("calls without ids get gemini-call-<index>-<token>, their index among the response's calls", () => {
     const response = geminiResponse([
       { text: "Checking both." },
       functionCallPart("work", { city: "Paris" }),
       { text: "and" },
       functionCallPart("work", { city: "Rome" }),
     ]);
-    expect(readToolCalls("gemini", response)).toEqual([
-      { type: "toolCall", id: "gemini-call-0", name: "work", arguments: { city: "Paris" } },
-      { type: "toolCall", id: "gemini-call-1", name: "work", arguments: { city: "Rome" } },
-    ]);
+    const calls = readToolCalls("gemini", response);
+    expect(calls.map((call) => call.arguments)).toEqual([{ city: "Paris" }, { city: "Rome" }]);
+    expect(calls[0]?.id).toMatch(/^gemini-call-0-[0-9a-f]{32}$/);
+    expect(calls[1]?.id).toMatch(/^gemini-call-1-[0-9a-f]{32}$/);
+    // One token for the process: the two ids differ by their index only.
+    expect(calls[1]?.id.slice(-32)).toBe(calls[0]?.id.slice(-32));
   });
 
   test("the ids are deterministic: the same response reads the same every time", () => {
@@ -28,15 +30,16 @@ describe("documented responses", () => {
     expect(readToolCalls("gemini", response)).toEqual(readToolCalls("gemini", response));
   });
 
-  test("ids Gemini sent are kept; an empty id counts as none", () => {
+  test("ids Gemini sent are kept; an empty or blank id counts as none", () => {
     const response = geminiResponse([
       functionCallPart("work", { a: 1 }, "fc-7"),
       functionCallPart("work", { b: 2 }, ""),
+      functionCallPart("work", { c: 3 }, "  "),
     ]);
-    expect(readToolCalls("gemini", response).map((call) => call.id)).toEqual([
-      "fc-7",
-      "gemini-call-1",
-    ]);
+    const ids = readToolCalls("gemini", response).map((call) => call.id);
+    expect(ids[0]).toBe("fc-7");
+    expect(ids[1]).toMatch(/^gemini-call-1-/);
+    expect(ids[2]).toMatch(/^gemini-call-2-/);
   });
 
   test("a call without args is a call with no arguments", () => {
@@ -130,7 +133,7 @@ describe("what is not a Gemini response is a TypeError", () => {
     [
       "a numeric id",
       [{ functionCall: { name: "work", id: 7 } }],
-      "parts[0].functionCall.id must be a non-blank string when present; found a number",
+      "parts[0].functionCall.id must be a string when present; found a number",
     ],
   ])("%s", (_label, response, message) => {
     const error = thrownBy(() => readToolCalls("gemini", response));
@@ -138,8 +141,10 @@ describe("what is not a Gemini response is a TypeError", () => {
     expect((error as TypeError).message).toContain(message);
   });
 
-  test("a given id equal to a made-up one rejects with INVALID_TOOL_CALL instead of answering twice", () => {
+  test("an id that merely looks made up is Gemini's own: kept, never taken for one of ours", () => {
     const parts = [functionCallPart("work", {}, "gemini-call-1"), functionCallPart("work", {})];
-    expect(thrownBy(() => readToolCalls("gemini", parts))).toBeInstanceOf(ToolContractError);
+    const calls = readToolCalls("gemini", parts);
+    expect(calls[0]?.id).toBe("gemini-call-1");
+    expect(calls[1]?.id).toMatch(/^gemini-call-1-[0-9a-f]{32}$/);
   });
 });

@@ -5,29 +5,15 @@
  * over. Gemini sends `args` already parsed, so they are checked as a value.
  */
 
-import { isNonBlankString, regExpTest, sealedRegExp } from "../../course/src/internal.ts";
 import { markLastCallCutOff, type RawToolCall } from "./raw-call.ts";
-import type { ResponseReader } from "./response-fields.ts";
-
-/** The id given to the call at `index` (0-based, among the response's calls) when Gemini sent none. */
-export function generatedGeminiId(index: number): string {
-  return `gemini-call-${index}`;
-}
-
-// Sealed: a patched RegExp.prototype.exec must not decide which ids are ours.
-const GENERATED_ID = sealedRegExp(/^gemini-call-(0|[1-9][0-9]*)$/);
-
-/** True for an id of the form {@link generatedGeminiId} gives. */
-export function isGeneratedGeminiId(id: string): boolean {
-  return regExpTest(GENERATED_ID, id);
-}
+import { NO_ITEMS, type ResponseList, type ResponseReader } from "./response-fields.ts";
 
 /** The parts of the response's one candidate (none when the prompt was blocked), and its finish reason. */
 function candidateParts(
   reader: ResponseReader,
   candidates: unknown,
-): { parts: unknown[]; path: string; finishReason: unknown } {
-  const none = { parts: [], path: "response", finishReason: undefined };
+): { parts: ResponseList; path: string; finishReason: unknown } {
+  const none = { parts: NO_ITEMS, path: "response", finishReason: undefined };
   // A blocked prompt has promptFeedback and no candidates.
   if (candidates === undefined || candidates === null) return none;
   const list = reader.elements(candidates, "response.candidates");
@@ -37,7 +23,7 @@ function candidateParts(
       `response.candidates must hold one candidate; found ${list.length} (with candidateCount > 1, pass the chosen candidate's content)`,
     );
   }
-  const candidate = reader.record(list[0], "response.candidates[0]");
+  const candidate = reader.record(list.at(0), "response.candidates[0]");
   const content = reader.field(candidate, "content", "response.candidates[0]");
   const finishReason = reader.field(candidate, "finishReason", "response.candidates[0]");
   // A candidate stopped for safety can come without content.
@@ -49,11 +35,12 @@ function candidateParts(
 }
 
 /**
- * Reads the `functionCall` parts in order. A call without an id gets
- * `gemini-call-<index>`, its index among the response's calls.
+ * Reads the `functionCall` parts in order. A call without an id gets one made
+ * up, `gemini-call-<index>-<token>` (see `invented-ids.ts`), its index among
+ * the response's calls.
  */
 export function readGeminiCalls(reader: ResponseReader, response: unknown): RawToolCall[] {
-  let parts: unknown[];
+  let parts: ResponseList;
   let path: string;
   let finishReason: unknown;
   if (reader.isList(response)) {
@@ -86,19 +73,14 @@ export function readGeminiCalls(reader: ResponseReader, response: unknown): RawT
   const calls: RawToolCall[] = [];
   for (let index = 0; index < parts.length; index += 1) {
     const at = `${path}[${index}]`;
-    const part = reader.record(parts[index], at);
+    const part = reader.record(parts.at(index), at);
     const functionCall = reader.field(part, "functionCall", at);
     if (functionCall === undefined || functionCall === null) continue;
     const callPath = `${at}.functionCall`;
     const fields = reader.record(functionCall, callPath);
     const name = reader.text(fields, "name", callPath);
-    const givenId = reader.field(fields, "id", callPath);
-    let id: string;
     // Gemini omits the id, or (from some clients) sends it empty, when the model issued none.
-    if (givenId === undefined || givenId === null || givenId === "") {
-      id = generatedGeminiId(calls.length);
-    } else if (isNonBlankString(givenId)) id = givenId;
-    else return reader.fail(`${callPath}.id`, "a non-blank string when present", givenId);
+    const id = reader.callId(fields, "id", callPath, "gemini-call", calls.length);
     const args = reader.field(fields, "args", callPath);
     // A function without parameters is called without args.
     const value = args === undefined ? {} : args;

@@ -121,6 +121,16 @@ const HOSTILE_VALUES: ReadonlyArray<readonly [string, () => unknown, string]> = 
   ],
   ["an array instead of an object", () => [1, 2], "arguments must be a JSON object, not an array"],
   ["a number instead of an object", () => 42, "arguments must be a JSON object, not a number"],
+  [
+    "a lone surrogate in a string",
+    () => JSON.parse('{"name":["ok","\\ud800"]}'),
+    "arguments contain a lone surrogate",
+  ],
+  [
+    "a lone low surrogate in a key",
+    () => JSON.parse('{"\\udc00":1}'),
+    "arguments contain a lone surrogate",
+  ],
 ];
 
 describe.each(VALUE_FORMATS)("%s: hostile argument values", (format, response) => {
@@ -145,6 +155,43 @@ describe.each(VALUE_FORMATS)("%s: hostile argument values", (format, response) =
     expect(JSON.stringify(value)).toHaveLength(length);
     const [call] = readToolCalls(format, response([value]), { maxArgumentCharacters: 20 });
     expect(invalidArgumentsReason(call) === undefined).toBe(ok);
+  });
+
+  test("a value past its limit is refused before it is copied: a getter on it never runs", () => {
+    let reads = 0;
+    const value = Object.defineProperty({ big: "x".repeat(2_000_000) }, "probe", {
+      enumerable: true,
+      get() {
+        reads += 1;
+        return 1;
+      },
+    });
+    const [call] = readToolCalls(format, response([value]));
+    expect(invalidArgumentsReason(call)).toBe(
+      "arguments are longer than the limit of 1000000 characters as JSON text",
+    );
+    expect(reads).toBe(0);
+  });
+
+  test("a getter's answer is measured after the copy: a too-long answer is refused, read once", () => {
+    let reads = 0;
+    const value = Object.defineProperty({ small: 1 }, "grows", {
+      enumerable: true,
+      get() {
+        reads += 1;
+        return "x".repeat(100);
+      },
+    });
+    const [call] = readToolCalls(format, response([value]), { maxArgumentCharacters: 50 });
+    expect(invalidArgumentsReason(call)).toBe(
+      "arguments are longer than the limit of 50 characters as JSON text",
+    );
+    expect(reads).toBe(1);
+  });
+
+  test("surrogate pairs are text: a pair in a key and a string is accepted", () => {
+    const [call] = readToolCalls(format, response([{ "😀": "😀" }]));
+    expect(invalidArgumentsReason(call)).toBeUndefined();
   });
 
   test("exactly maxArgumentDepth levels are accepted", () => {

@@ -14,8 +14,17 @@ export {
   PROVIDER_ARGUMENTS_MAX_CHARACTERS,
   PROVIDER_ARGUMENTS_MAX_DEPTH,
 } from "./argument-parser.ts";
+export type {
+  AnthropicDocumentBlock,
+  AnthropicImageBlock,
+  AnthropicTextBlock,
+  AnthropicToolResultContent,
+  GeminiFunctionResponseBlob,
+  OpenAIChatAttachmentPart,
+  OpenAIResponsesOutputItem,
+} from "./part-items.ts";
 export type { ReadToolCallsOptions } from "./read-tool-calls.ts";
-export { readToolCalls } from "./read-tool-calls.ts";
+export { PROVIDER_RESPONSE_ARGUMENTS_MAX_CHARACTERS, readToolCalls } from "./read-tool-calls.ts";
 export type { RoundTripFormat } from "./round-trip-formats.ts";
 export type {
   AnthropicToolResultBlock,
@@ -23,6 +32,7 @@ export type {
   GeminiFunctionResponseBody,
   GeminiFunctionResponsePart,
   GeminiToolResultContent,
+  OpenAIChatAttachmentMessage,
   OpenAIChatToolMessage,
   OpenAIResponsesFunctionCallOutput,
   ToolResultMessageShapes,

@@ -219,9 +219,9 @@ describe("what is not an OpenAI chat response is a TypeError naming the format a
       'message.tool_calls[0].type must be "function"; found a string',
     ],
     [
-      "a call without an id",
-      message([{ type: "function", function: { name: "w", arguments: "{}" } }]),
-      "message.tool_calls[0].id must be a non-blank string; found undefined",
+      "a numeric id",
+      message([{ id: 7, type: "function", function: { name: "w", arguments: "{}" } }]),
+      "message.tool_calls[0].id must be a string when present; found a number",
     ],
     [
       "a blank name",

@@ -28,7 +28,7 @@ export function readOpenAIChatCalls(reader: ResponseReader, response: unknown): 
       const hint = list.length > 1 ? " (with n > 1, pass the chosen choice's message)" : "";
       reader.refuse(`response.choices must hold exactly one choice; found ${list.length}${hint}`);
     }
-    const choice = reader.record(list[0], "response.choices[0]");
+    const choice = reader.record(list.at(0), "response.choices[0]");
     finishReason = reader.field(choice, "finish_reason", "response.choices[0]");
     path = "response.choices[0].message";
     message = reader.record(reader.field(choice, "message", "response.choices[0]"), path);
@@ -53,7 +53,7 @@ export function readOpenAIChatCalls(reader: ResponseReader, response: unknown): 
   const calls: RawToolCall[] = [];
   for (let index = 0; index < entries.length; index += 1) {
     const at = `${path}.tool_calls[${index}]`;
-    const entry = reader.record(entries[index], at);
+    const entry = reader.record(entries.at(index), at);
     const type = reader.field(entry, "type", at);
     if (type === "custom") {
       reader.refuse(
@@ -61,7 +61,8 @@ export function readOpenAIChatCalls(reader: ResponseReader, response: unknown): 
       );
     }
     if (type !== "function") reader.fail(`${at}.type`, '"function"', type);
-    const id = reader.text(entry, "id", at);
+    // An OpenAI-compatible server may leave the id blank: the call gets one made up.
+    const id = reader.callId(entry, "id", at, "openai-call", calls.length);
     const fn = reader.record(reader.field(entry, "function", at), `${at}.function`);
     const name = reader.text(fn, "name", `${at}.function`);
     const text = reader.field(fn, "arguments", `${at}.function`);

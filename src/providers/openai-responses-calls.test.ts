@@ -108,9 +108,9 @@ describe("what is not a Responses API response is a TypeError", () => {
       "output[0] is a call in a namespace, which is not supported",
     ],
     [
-      "a call without call_id",
-      [{ type: "function_call", name: "work", arguments: "{}" }],
-      "output[0].call_id must be a non-blank string; found undefined",
+      "a numeric call_id",
+      [{ type: "function_call", call_id: 7, name: "work", arguments: "{}" }],
+      "output[0].call_id must be a string when present; found a number",
     ],
     [
       "arguments that are not text",

@@ -6,7 +6,7 @@
  */
 
 import { markLastCallCutOff, type RawToolCall } from "./raw-call.ts";
-import type { ResponseReader } from "./response-fields.ts";
+import type { ResponseList, ResponseReader } from "./response-fields.ts";
 
 /**
  * Reads the `function_call` items in output order. Refuses `custom_tool_call`
@@ -14,7 +14,7 @@ import type { ResponseReader } from "./response-fields.ts";
  * `namespace` (the name alone would pick a Tool the model did not mean).
  */
 export function readOpenAIResponsesCalls(reader: ResponseReader, response: unknown): RawToolCall[] {
-  let items: unknown[];
+  let items: ResponseList;
   let path: string;
   let status: unknown;
   if (reader.isList(response)) {
@@ -36,7 +36,7 @@ export function readOpenAIResponsesCalls(reader: ResponseReader, response: unkno
   const calls: RawToolCall[] = [];
   for (let index = 0; index < items.length; index += 1) {
     const at = `${path}[${index}]`;
-    const item = reader.record(items[index], at);
+    const item = reader.record(items.at(index), at);
     const type = reader.field(item, "type", at);
     if (typeof type !== "string") reader.fail(`${at}.type`, "a string", type);
     if (type === "custom_tool_call") {
@@ -45,7 +45,8 @@ export function readOpenAIResponsesCalls(reader: ResponseReader, response: unkno
       );
     }
     if (type !== "function_call") continue;
-    const id = reader.text(item, "call_id", at);
+    // An OpenAI-compatible server may leave the id blank: the call gets one made up.
+    const id = reader.callId(item, "call_id", at, "openai-call", calls.length);
     const name = reader.text(item, "name", at);
     const text = reader.field(item, "arguments", at);
     if (typeof text !== "string") reader.fail(`${at}.arguments`, "a string", text);

@@ -19,6 +19,7 @@ vi.mock("@google/genai", missing("@google/genai"));
 const PROVIDERS_EXPORTS = [
   "PROVIDER_ARGUMENTS_MAX_CHARACTERS",
   "PROVIDER_ARGUMENTS_MAX_DEPTH",
+  "PROVIDER_RESPONSE_ARGUMENTS_MAX_CHARACTERS",
   "parseToolArguments",
   "readToolCalls",
   "toProviderTools",

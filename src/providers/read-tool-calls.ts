@@ -12,12 +12,21 @@ import {
   ToolContractError,
   toolCallWithInvalidArguments,
 } from "../../course/src/index.ts";
-import { ArrayPrototype, freeze, mapGet, mapSet, NativeMap } from "../../course/src/internal.ts";
+import {
+  ArrayPrototype,
+  freeze,
+  isSafeInteger,
+  mapGet,
+  mapSet,
+  NativeMap,
+  NativeTypeError,
+  reflectGet,
+} from "../../course/src/internal.ts";
 import { readAnthropicCalls } from "./anthropic-calls.ts";
 import { type ArgumentLimitOptions, readArgumentLimits } from "./argument-limits.ts";
 import { type ArgumentLimits, parseArgumentText } from "./argument-parser.ts";
 import { readGeminiCalls } from "./gemini-calls.ts";
-import { callFromValue } from "./object-arguments.ts";
+import { callFromValue, responseBudgetReason } from "./object-arguments.ts";
 import { readOpenAIChatCalls } from "./openai-chat-calls.ts";
 import { readOpenAIResponsesCalls } from "./openai-responses-calls.ts";
 import { addData } from "./own-data.ts";
@@ -26,13 +35,56 @@ import { ResponseReader } from "./response-fields.ts";
 import { assertRoundTripFormat, type RoundTripFormat } from "./round-trip-formats.ts";
 
 /**
- * Options of {@link readToolCalls}: the argument limits (see `ArgumentLimitOptions`;
- * defaults 1,000,000 characters and 64 levels).
+ * The default budget of argument characters one response may have read:
+ * 4,000,000 (four calls at the default `maxArgumentCharacters`).
  *
  * @example
- * const options: ReadToolCallsOptions = { maxArgumentCharacters: 50_000 };
+ * readToolCalls("openai-chat", completion, { maxResponseArgumentCharacters: PROVIDER_RESPONSE_ARGUMENTS_MAX_CHARACTERS / 4 });
  */
-export type ReadToolCallsOptions = ArgumentLimitOptions;
+export const PROVIDER_RESPONSE_ARGUMENTS_MAX_CHARACTERS = 4_000_000;
+
+/**
+ * Options of {@link readToolCalls}: the argument limits of each call (see
+ * `ArgumentLimitOptions`; defaults 1,000,000 characters and 64 levels), and
+ * `maxResponseArgumentCharacters`, how many characters of arguments one
+ * response may have read in all (a positive integer or `Infinity`; default
+ * 4,000,000, `PROVIDER_RESPONSE_ARGUMENTS_MAX_CHARACTERS`). Calls are taken in
+ * order: each call's argument text (for parsed arguments, their compact JSON
+ * text) counts against it, and a call whose arguments do not fit in what is
+ * left is refused without being read.
+ *
+ * @example
+ * const options: ReadToolCallsOptions = { maxArgumentCharacters: 50_000, maxResponseArgumentCharacters: 200_000 };
+ */
+export interface ReadToolCallsOptions extends ArgumentLimitOptions {
+  readonly maxResponseArgumentCharacters?: number;
+}
+
+/** Reads `maxResponseArgumentCharacters` once and checks it; a bad one is a TypeError. */
+function readResponseLimit(options: unknown): number {
+  // readArgumentLimits has already refused anything but undefined or a non-Proxy object.
+  if (options === undefined) return PROVIDER_RESPONSE_ARGUMENTS_MAX_CHARACTERS;
+  const value = reflectGet(options as object, "maxResponseArgumentCharacters") as unknown;
+  if (value === undefined) return PROVIDER_RESPONSE_ARGUMENTS_MAX_CHARACTERS;
+  // Number.isSafeInteger never converts: a string or a boxed number fails it.
+  if (value === Number.POSITIVE_INFINITY || (isSafeInteger(value) && (value as number) > 0)) {
+    return value as number;
+  }
+  throw new NativeTypeError(
+    "readToolCalls option maxResponseArgumentCharacters must be a positive integer or Infinity",
+  );
+}
+
+/** What one response may still have read, in characters of arguments. */
+class ResponseBudget {
+  used = 0;
+
+  constructor(readonly limit: number) {}
+
+  get room(): number {
+    return this.limit - this.used;
+  }
+}
 
 const READERS: Readonly<Record<RoundTripFormat, CallReader>> = freeze({
   "openai-chat": readOpenAIChatCalls,
@@ -41,21 +93,46 @@ const READERS: Readonly<Record<RoundTripFormat, CallReader>> = freeze({
   gemini: readGeminiCalls,
 });
 
-/** Builds the frozen call of one raw call: a snapshot, or a call marked with why its arguments were refused. */
-function toCall(reader: ResponseReader, raw: RawToolCall, limits: ArgumentLimits): CourseToolCall {
+/**
+ * Builds the frozen call of one raw call: a snapshot, or a call marked with
+ * why its arguments were refused. Arguments that are read count against
+ * `budget`; arguments that do not fit in what it has left are not read.
+ */
+function toCall(
+  reader: ResponseReader,
+  raw: RawToolCall,
+  limits: ArgumentLimits,
+  budget: ResponseBudget,
+): CourseToolCall {
   const { id, name } = raw;
   if (raw.cutOff !== undefined) return toolCallWithInvalidArguments({ id, name }, raw.cutOff);
   const given = raw.arguments;
   if (given.kind === "value") {
-    const outcome = callFromValue(id, name, given.value, limits, (cause) =>
-      reader.refuse(`${raw.path} holds arguments that are not JSON data`, cause),
+    const outcome = callFromValue(
+      id,
+      name,
+      given.value,
+      limits,
+      budget.room,
+      budget.limit,
+      (cause) => reader.refuse(`${raw.path} holds arguments that are not JSON data`, cause),
     );
-    return outcome.ok ? outcome.call : toolCallWithInvalidArguments({ id, name }, outcome.reason);
+    if (!outcome.ok) return toolCallWithInvalidArguments({ id, name }, outcome.reason);
+    budget.used += outcome.characters;
+    return outcome.call;
   }
-  const parsed = parseArgumentText(given.text, limits);
+  const text = given.text;
+  // A text past its own limit is refused by the parser without being read, and costs nothing.
+  if (text.length <= limits.maxCharacters) {
+    if (text.length > budget.room) {
+      return toolCallWithInvalidArguments({ id, name }, responseBudgetReason(budget.limit));
+    }
+    budget.used += text.length;
+  }
+  const parsed = parseArgumentText(text, limits);
   if (!parsed.ok) return toolCallWithInvalidArguments({ id, name }, parsed.reason);
-  // Parsed text is plain data within the core's limits, so the snapshot only copies and
-  // freezes it; were it ever to refuse, the model would still get an answer, not a throw.
+  // Parsed text is frozen plain data the core adopted, so the snapshot takes it as it is;
+  // were it ever to refuse, the model would still get an answer, not a throw.
   try {
     return snapshotToolCall({ type: "toolCall", id, name, arguments: parsed.value });
   } catch (thrown) {
@@ -79,13 +156,17 @@ function toCall(reader: ResponseReader, raw: RawToolCall, limits: ArgumentLimits
  *   whose `input` is already parsed.
  * - `gemini`: a `GenerateContentResponse` with one candidate, that
  *   candidate's `content`, or its `parts`; `functionCall` parts, whose `args`
- *   are already parsed. A call without an id gets `gemini-call-<index>`, its
- *   0-based index among the response's calls.
+ *   are already parsed.
+ * A call without an id (Gemini's, or an OpenAI-compatible server's absent or
+ * blank one) gets one made up, `gemini-call-<index>-<token>` or
+ * `openai-call-<index>-<token>`: its 0-based index among the response's calls
+ * and a random token drawn once per process (see `toToolResultMessages`).
  *
  * Argument text is checked against `maxArgumentCharacters` (default
- * 1,000,000) before it is read, then parsed by a bounded parser (see
- * `parseToolArguments`). Arguments that are not valid JSON, too long, too
- * deep, not an object, or that the provider says may be cut off (the turn
+ * 1,000,000) and against what is left of `maxResponseArgumentCharacters`
+ * (default 4,000,000 for the whole response) before it is read, then parsed
+ * by a bounded parser (see `parseToolArguments`). Arguments that are not
+ * valid JSON, too long, too deep, not an object, or that the provider says may be cut off (the turn
  * stopped at the output token limit: the last call is marked) come out as a
  * call made by `toolCallWithInvalidArguments`: the boundary answers it with a
  * linked, recoverable `TOOL_ARGUMENTS_INVALID` result whose message says why,
@@ -95,7 +176,8 @@ function toCall(reader: ResponseReader, raw: RawToolCall, limits: ArgumentLimits
  * Fields are read once each, as own fields (an SDK class's prototype getters
  * never run). Throws:
  * - a TypeError, naming the format, the path and what was found, for anything
- *   that is not a response of `format` (the host's mistake), including
+ *   that is not a response of `format` (the host's mistake), an array of more
+ *   than 100,000 items (refused by its count before any item is read), including
  *   features this reader does not take: several choices or candidates,
  *   OpenAI's legacy `function_call`, custom tool calls, namespaced calls;
  *   also for an unknown format or bad options;
@@ -114,6 +196,7 @@ export function readToolCalls(
 ): readonly CourseToolCall[] {
   assertRoundTripFormat(format, "readToolCalls");
   const limits = readArgumentLimits(options, "readToolCalls");
+  const budget = new ResponseBudget(readResponseLimit(options));
   const reader = new ResponseReader(format);
   const raws = READERS[format](reader, response);
   const firstIndex = new NativeMap<string, number>();
@@ -131,7 +214,8 @@ export function readToolCalls(
     mapSet(firstIndex, raw.id, index);
   }
   for (let index = 0; index < raws.length; index += 1) {
-    addData(calls, ArrayPrototype, index, toCall(reader, raws[index] as RawToolCall, limits));
+    const call = toCall(reader, raws[index] as RawToolCall, limits, budget);
+    addData(calls, ArrayPrototype, index, call);
   }
   return freeze(calls);
 }

@@ -8,7 +8,6 @@
  */
 
 import {
-  ArrayPrototype,
   isArray,
   isNonBlankString,
   isProxy,
@@ -17,8 +16,25 @@ import {
   readOwnValue,
 } from "../../course/src/internal.ts";
 import { describeFound } from "./describe-found.ts";
-import { addData } from "./own-data.ts";
+import { type InventedIdPrefix, inventedId } from "./invented-ids.ts";
 import type { RoundTripFormat } from "./round-trip-formats.ts";
+
+/**
+ * The most items one array of a response may hold (choices, candidates, tool
+ * calls, output items, content blocks, parts): 100,000, far beyond what any
+ * model turn carries. A longer array is refused before any item is read.
+ */
+export const MAX_RESPONSE_ITEMS = 100_000;
+
+/** An array of a response, read one slot at a time (see {@link ResponseReader.elements}). */
+export interface ResponseList {
+  readonly length: number;
+  /** The slot's own value (an own getter runs once per ask), or undefined for a hole. */
+  at(index: number): unknown;
+}
+
+/** A list with no items. */
+export const NO_ITEMS: ResponseList = Object.freeze({ length: 0, at: () => undefined });
 
 /** Reads one response of one format; `fail` builds the TypeError every refusal throws. */
 export class ResponseReader {
@@ -57,28 +73,55 @@ export class ResponseReader {
    * the host's mistake and becomes a TypeError with the thrown value as
    * `cause`). An absent or inherited field is undefined.
    */
-  field(target: object, key: string, path: string): unknown {
+  field(target: object, key: string | number, path: string): unknown {
     let value: unknown;
     try {
       value = readOwnValue(target, key);
     } catch (thrown) {
-      return this.fail(`${path}.${key}`, "readable", undefined, thrown);
+      const at = typeof key === "number" ? `${path}[${key}]` : `${path}.${key}`;
+      return this.fail(at, "readable", undefined, thrown);
     }
     return value === MISSING ? undefined : value;
   }
 
   /**
    * The elements of an array, read by index through own fields (never through
-   * its iterator or methods, which the array or its prototype may override).
+   * its iterator or methods, which the array or its prototype may override),
+   * each when it is asked for: nothing is copied, so a caller that refuses a
+   * slot reads none after it. The count is checked first: an array longer
+   * than {@link MAX_RESPONSE_ITEMS} is refused before any slot is read, so a
+   * `length` of fifty million costs what a short array costs.
    */
-  elements(value: unknown, path: string, expected = "an array"): unknown[] {
+  elements(value: unknown, path: string, expected = "an array"): ResponseList {
     if (!this.isList(value)) return this.fail(path, expected, value);
+    // An array's own length is a data field: reading it runs nothing.
     const length = this.field(value, "length", path) as number;
-    const copy: unknown[] = [];
-    for (let index = 0; index < length; index += 1) {
-      addData(copy, ArrayPrototype, index, this.field(value, `${index}`, path));
+    if (length > MAX_RESPONSE_ITEMS) {
+      this.refuse(
+        `${path} holds ${length} items, more than the ${MAX_RESPONSE_ITEMS} one response can hold`,
+      );
     }
-    return copy;
+    return { length, at: (index) => this.field(value, index, path) };
+  }
+
+  /**
+   * A call's id: the provider's own string, or, when it sent none (the field
+   * absent, null, empty or only white space), one made up for the call at
+   * `index` (see `invented-ids.ts`) so that one call without an id does not
+   * lose the whole turn. Anything but a string is the host's mistake.
+   */
+  callId(
+    target: object,
+    key: string,
+    path: string,
+    prefix: InventedIdPrefix,
+    index: number,
+  ): string {
+    const value = this.field(target, key, path);
+    if (value === undefined || value === null || value === "") return inventedId(prefix, index);
+    if (typeof value !== "string")
+      return this.fail(`${path}.${key}`, "a string when present", value);
+    return isNonBlankString(value) ? value : inventedId(prefix, index);
   }
 
   /** A non-blank string field (an id or a name). */

@@ -8,6 +8,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type {
   Content,
   FunctionDeclaration,
+  FunctionResponsePart,
   GenerateContentConfig,
   GenerateContentParameters,
   Part,
@@ -17,11 +18,15 @@ import { describe, expect, expectTypeOf, test } from "vitest";
 import { ToolRegistry } from "../../course/src/index.ts";
 import { add } from "../../examples/tools.ts";
 import {
+  type AnthropicToolResultContent,
   type AnthropicToolResultMessage,
+  type GeminiFunctionResponseBlob,
   type GeminiFunctionResponsePart,
   type GeminiToolResultContent,
+  type OpenAIChatAttachmentMessage,
   type OpenAIChatToolMessage,
   type OpenAIResponsesFunctionCallOutput,
+  type OpenAIResponsesOutputItem,
   toProviderTools,
   toToolResultMessages,
 } from "./index.ts";
@@ -42,6 +47,19 @@ describe("our items are the SDKs' request items", () => {
     >().toExtend<Anthropic.ToolResultBlockParam>();
     expectTypeOf<GeminiToolResultContent>().toExtend<Content>();
     expectTypeOf<GeminiFunctionResponsePart>().toExtend<Part>();
+  });
+
+  test("the items of a result with parts are the SDKs' multi-part shapes", () => {
+    expectTypeOf<AnthropicToolResultContent>().toExtend<
+      Exclude<Anthropic.ToolResultBlockParam["content"], string | undefined>[number]
+    >();
+    expectTypeOf<OpenAIResponsesOutputItem>().toExtend<OpenAI.Responses.ResponseFunctionCallOutputItem>();
+    expectTypeOf<OpenAIChatAttachmentMessage>().toExtend<OpenAI.Chat.Completions.ChatCompletionUserMessageParam>();
+    expectTypeOf<OpenAIChatAttachmentMessage>().toExtend<OpenAI.Chat.Completions.ChatCompletionMessageParam>();
+    expectTypeOf<GeminiFunctionResponseBlob>().toExtend<FunctionResponsePart>();
+    // Parts are not free-form: a text part is no image block, an image no Responses text.
+    expectTypeOf<{ type: "image"; data: string }>().not.toExtend<AnthropicToolResultContent>();
+    expectTypeOf<OpenAIResponsesOutputItem>().not.toExtend<OpenAI.Responses.ResponseInputTextContent>();
   });
 
   test("a format's items are not another format's: the check can fail", () => {

@@ -19,6 +19,7 @@ import {
   signalAborted,
 } from "../../course/src/internal.ts";
 import { snapshotRoundCalls } from "./round-calls.ts";
+import { observeRound } from "./round-observer.ts";
 import { type RoundSettings, readRoundOptions, type ToolRoundOptions } from "./round-options.ts";
 import { ToolRound } from "./round-runner.ts";
 
@@ -80,7 +81,21 @@ export function executeToolCalls(
   signal: AbortSignal,
   options?: ToolRoundOptions,
 ): Promise<readonly CourseToolResultMessage[]> {
-  return new NativePromise<readonly CourseToolResultMessage[]>((resolve, reject) => {
+  return new NativePromise<readonly CourseToolResultMessage[]>((deliver, refuse) => {
+    let resolve: (results: readonly CourseToolResultMessage[]) => void = deliver;
+    let reject: (reason: unknown) => void = refuse;
+    // An observed round (a traced registry) tells its observer first, then the caller.
+    const record = observeRound(registry);
+    if (record !== undefined) {
+      resolve = (results) => {
+        record.resolved(results);
+        deliver(results);
+      };
+      reject = (reason) => {
+        record.rejected(reason, signal);
+        refuse(reason);
+      };
+    }
     if (!isAbortSignal(signal)) {
       return reject(
         new ToolContractError("INVALID_TOOL_CALL", "executeToolCalls needs an AbortSignal"),
@@ -103,13 +118,21 @@ export function executeToolCalls(
     }
     if (signalAborted(signal)) return reject(abortReason(signal));
     if (snapshots.length === 0) return resolve(freeze([]));
-    new ToolRound({
+    const round = new ToolRound({
       registry,
       calls: snapshots,
       runSignal: signal,
       settings,
       resolve,
       reject,
-    }).start();
+      record,
+    });
+    if (record === undefined) return round.start();
+    const plan = {
+      calls: snapshots,
+      concurrency: settings.concurrency,
+      maxRoundCharacters: settings.maxRoundCharacters,
+    };
+    record.run(freeze(plan), () => round.start());
   });
 }

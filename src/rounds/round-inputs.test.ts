@@ -156,6 +156,25 @@ describe("calls", () => {
     expect(counts.validate).toBe(0);
   });
 
+  test("arguments that reuse one object 40,000 levels deep reject the round as INVALID_TOOL_CALL, not RangeError, before any validator", async () => {
+    // Each layer wraps the one before in 100 arrays; each appears first near the top.
+    const args: Record<string, unknown> = {};
+    let shared: unknown = {};
+    for (let layer = 1; layer <= 400; layer += 1) {
+      for (let level = 0; level < 100; level += 1) shared = [shared];
+      args[`s${layer}`] = shared;
+    }
+    const { registry, counts } = counted();
+    const calls = [call("a", "work", { ok: 1 }), call("b", "work", args), call("c")];
+    const error = await contractFailure(
+      executeToolCalls(registry, calls, new AbortController().signal, {
+        maxArgumentCharacters: 1_000_000,
+      }),
+    );
+    expect(error.message).toContain("nesting deeper than 256 is not accepted");
+    expect(counts).toEqual({ validate: 0, execute: 0 });
+  });
+
   test("refuses a Proxy of an array without running a trap", async () => {
     const { proxy, traps } = countingProxy([call("a")]);
     const { registry, counts } = counted();

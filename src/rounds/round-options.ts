@@ -28,8 +28,8 @@ import { store } from "./round-intrinsics.ts";
  * - `onEventError`: receives each error thrown by `onEvent`, once. Default: a
  *   process warning named `ToolRoundListenerWarning` with the error as `cause`.
  * - `timeoutMs`, `approve`, `maxArgumentCharacters`, and the output settings
- *   `outputBudget`, `truncate`, `spill`, `maxSpillCharacters`, `onSpillError`:
- *   as for `executeToolCall`, applied to every call of the round.
+ *   `outputBudget`, `truncate`, `spill`, `maxSpillCharacters`, `onSpillError`,
+ *   `format`: as for `executeToolCall`, applied to every call of the round.
  * - `maxRoundCharacters`: the most code points all result contents of the
  *   round may add up to, a positive integer or `Infinity`. Default `Infinity`.
  *
@@ -105,6 +105,7 @@ function outputFields(output: OutputLevel | undefined): ToolCallOptions {
       ? {}
       : { maxSpillCharacters: output.maxSpillCharacters }),
     ...(output.onSpillError === undefined ? {} : { onSpillError: output.onSpillError }),
+    ...(output.format === undefined ? {} : { format: output.format }),
   };
 }
 

@@ -25,6 +25,7 @@ import {
 import { RoundBudget } from "./round-budget.ts";
 import { finishedEvent, RoundEvents, startedEvent } from "./round-events.ts";
 import { removeEventListener, store } from "./round-intrinsics.ts";
+import type { RoundRecord } from "./round-observer.ts";
 import type { RoundSettings } from "./round-options.ts";
 
 /** Everything a round needs, checked and snapshotted by `executeToolCalls`. */
@@ -35,6 +36,8 @@ export interface RoundInput {
   readonly settings: RoundSettings;
   readonly resolve: (results: readonly CourseToolResultMessage[]) => void;
   readonly reject: (reason: unknown) => void;
+  /** The round's observation, when its registry's observer took it. */
+  readonly record: RoundRecord | undefined;
 }
 
 /**
@@ -161,6 +164,7 @@ export class ToolRound {
   #report(index: number, result: CourseToolResultMessage): void {
     store(this.#settled, index, undefined);
     const final = this.#budget.take(result);
+    if (final !== result && this.#input.record !== undefined) this.#input.record.cutResults += 1;
     store(this.#final, index, final);
     this.#events.emit(finishedEvent(index, this.#input.calls[index] as CourseToolCall, final));
   }

@@ -8,7 +8,7 @@
 // doc:begin
 import { generateText, isStepCount } from "ai";
 import { ToolRegistry } from "toolbound";
-import { repairAiSdkToolCall, toAiSdkTools } from "toolbound/ai-sdk";
+import { repairAiSdkModel, repairAiSdkToolCall, toAiSdkTools } from "toolbound/ai-sdk";
 // doc:end
 import type { LanguageModel } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
@@ -17,12 +17,17 @@ import type { ToolDefinition } from "../../course/src/index.ts";
 import { mirroredExample, readmeTools } from "../setup/doc-example.ts";
 import { call, generateTurn, toolOutputs } from "./support/scripted-model.ts";
 
-async function example(model: LanguageModel, echo: ToolDefinition, add: ToolDefinition) {
+async function example(
+  model: Exclude<LanguageModel, string>,
+  echo: ToolDefinition,
+  add: ToolDefinition,
+) {
   // doc:begin
   const registry = new ToolRegistry([echo, add]);
+  const tools = await toAiSdkTools(registry, { timeoutMs: 5_000 });
   const result = await generateText({
-    model,
-    tools: await toAiSdkTools(registry, { timeoutMs: 5_000 }),
+    model: repairAiSdkModel(model, tools),
+    tools,
     repairToolCall: repairAiSdkToolCall,
     stopWhen: isStepCount(5),
     prompt: "Add 20 and 22.",

@@ -16,6 +16,7 @@ import {
   ToolRegistry,
 } from "../../course/src/index.ts";
 import { fromAiSdkTool, toAiSdkTools } from "../../src/ai-sdk/index.ts";
+import { PNG_1X1_BASE64 } from "../support/parts.ts";
 import { call, type Loop, runLoop, toolOutputs } from "./support/scripted-model.ts";
 
 interface Seen {
@@ -214,6 +215,42 @@ describe.each(["generateText", "streamText"] as const satisfies readonly Loop[])
         error: { code: "TOOL_ARGUMENTS_INVALID" },
       });
       expect(seen.map((one) => one.toolCallId)).toEqual(["call-1"]);
+    });
+
+    test("an AI SDK tool's image output crosses our boundary, checked, and reaches the model as an image again", async () => {
+      const screenshot = tool({
+        description: "Take a screenshot.",
+        inputSchema: z.object({}),
+        execute: async () => ({ png: PNG_1X1_BASE64 }),
+        toModelOutput: ({ output }) => ({
+          type: "content",
+          value: [
+            { type: "text", text: "The screen:" },
+            { type: "file", data: { type: "data", data: output.png }, mediaType: "image/png" },
+          ],
+        }),
+      });
+      const direct = await executeToolCall(
+        new ToolRegistry([fromAiSdkTool("screenshot", screenshot)]),
+        addCall({}, "screenshot"),
+        new AbortController().signal,
+      );
+      expect(direct.parts).toEqual([
+        { type: "text", text: "The screen:" },
+        { type: "image", data: PNG_1X1_BASE64, mimeType: "image/png" },
+      ]);
+      const tools = await toAiSdkTools(new ToolRegistry([fromAiSdkTool("screenshot", screenshot)]));
+      const result = await runLoop(loop, tools, [call("call-1", {}, "screenshot")]);
+      expect(toolOutputs(result.calls[1])).toEqual([
+        {
+          toolCallId: "call-1",
+          type: "content",
+          value: [
+            { type: "text", text: "The screen:" },
+            { type: "file", data: { type: "data", data: PNG_1X1_BASE64 }, mediaType: "image/png" },
+          ],
+        },
+      ]);
     });
   },
 );

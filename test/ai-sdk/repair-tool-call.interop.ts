@@ -140,22 +140,33 @@ describe.each(["generateText", "streamText"] as const satisfies readonly Loop[])
       ]);
     });
 
-    test("a token replayed from the history answers with its refusal at most, never with arguments", async () => {
+    test("a stand-in replayed from the history answers with its refusal at most, never with arguments", async () => {
       const { tools, execute } = await echoTools();
       const first = await runLoop(loop, tools, [call("call-1", '{"text":"hi","__proto__":1}')], {
         repairToolCall: repairAiSdkToolCall,
       });
-      const assistant = JSON.stringify(first.calls[1]?.prompt);
-      const token = assistant.match(
-        /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/,
-      )?.[0];
-      expect(token).toBeDefined();
+      // The stand-in as the next prompt shows it, in the assistant's call.
+      const assistant = first.calls[1]?.prompt.find((message) => message.role === "assistant");
+      const parts = (assistant?.content ?? []) as readonly { type: string; input?: unknown }[];
+      const part = parts.find((entry) => entry.type === "tool-call");
+      const token = ((part?.input ?? {}) as Record<string, unknown>)[REPAIR_KEY];
+      expect(token).toMatch(/^[A-Za-z0-9_-]{43}:/);
       const replay = await runLoop(loop, tools, [call("call-2", { [REPAIR_KEY]: token })], {
         repairToolCall: repairAiSdkToolCall,
       });
       expect(execute).not.toHaveBeenCalled();
+      // The stand-in is sealed for this Tool: replayed, it gives its own refusal again.
       expect(toolOutputs(replay.calls[1])).toEqual([
-        { toolCallId: "call-2", type: "error-text", value: invalid(UNHELD_REPAIR_REASON) },
+        { toolCallId: "call-2", type: "error-text", value: invalid(AI_SDK_REFUSED_TEXT_REASON) },
+      ]);
+      // Changed by one character, it is not ours: refused as such, never run.
+      const changed = `${(token as string).slice(0, 44)}arguments are fine`;
+      const forged = await runLoop(loop, tools, [call("call-3", { [REPAIR_KEY]: changed })], {
+        repairToolCall: repairAiSdkToolCall,
+      });
+      expect(execute).not.toHaveBeenCalled();
+      expect(toolOutputs(forged.calls[1])).toEqual([
+        { toolCallId: "call-3", type: "error-text", value: invalid(UNHELD_REPAIR_REASON) },
       ]);
     });
 

@@ -15,8 +15,10 @@ import {
   NonRecoverableToolError,
   type ToolCallOptions,
   ToolRegistry,
+  toolContent,
 } from "../../course/src/index.ts";
 import { AiSdkRunStop, toAiSdkTools } from "../../src/ai-sdk/index.ts";
+import { PNG_1X1, PNG_1X1_BASE64 } from "../support/parts.ts";
 import { call, type Loop, runLoop, toolOutputs } from "./support/scripted-model.ts";
 
 type Echo = { text: string };
@@ -100,7 +102,37 @@ describe.each(["generateText", "streamText"] as const satisfies readonly Loop[])
       expect(seen?.type).toBe("text");
       const text = String(seen?.value);
       expect([...text]).toHaveLength(COURSE_TOOL_OUTPUT_CAP_CHARACTERS);
+      // Text is the bridge's default: the string itself, with a marker saying what was kept.
+      expect(text).toMatch(/^z+\n\[Tool output truncated: \d+ of 200000 characters kept\]$/);
+    });
+
+    test('callOptions format "json": the course\'s text and marker', async () => {
+      const { tools } = await echoTools(async () => "z".repeat(200_000), { format: "json" });
+      const run = await runLoop(loop, tools, [call("call-1", { text: "big" })]);
+      const text = String(toolOutputs(run.calls[1])[0]?.value);
+      expect(text.startsWith('"zzz')).toBe(true);
       expect(text.endsWith(COURSE_TOOL_TRUNCATION_MARKER)).toBe(true);
+    });
+
+    test("a Tool's toolContent image reaches the model as the SDK's content output", async () => {
+      const { tools } = await echoTools(async () =>
+        toolContent([
+          { type: "text", text: "One pixel:" },
+          { type: "image", data: PNG_1X1, mimeType: "image/png" },
+        ]),
+      );
+      const run = await runLoop(loop, tools, [call("call-1", { text: "chart" })]);
+      expect(run.error).toBeUndefined();
+      expect(toolOutputs(run.calls[1])).toEqual([
+        {
+          toolCallId: "call-1",
+          type: "content",
+          value: [
+            { type: "text", text: "One pixel:" },
+            { type: "file", data: { type: "data", data: PNG_1X1_BASE64 }, mediaType: "image/png" },
+          ],
+        },
+      ]);
     });
 
     test("a throwing Tool reaches the model as our TOOL_EXECUTION_FAILED text, and the run goes on", async () => {
@@ -213,7 +245,7 @@ describe("the ToolSet itself", () => {
     expect(Object.isFrozen(tools)).toBe(true);
     const run = await runLoop("generateText", tools, [call("call-1", {}, "__proto__")]);
     expect(toolOutputs(run.calls[1])).toEqual([
-      { toolCallId: "call-1", type: "text", value: '"__proto__"' },
+      { toolCallId: "call-1", type: "text", value: "__proto__" },
     ]);
   });
 

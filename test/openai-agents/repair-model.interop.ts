@@ -50,8 +50,10 @@ function sentArguments(input: unknown): Record<string, string> {
   return sent;
 }
 
-/** The stand-in arguments of a repaired call: the reserved key and a random token. */
-const STAND_IN = expect.stringMatching(new RegExp(`^\\{"${REPAIR_KEY}":"[0-9a-f-]{36}"\\}$`));
+/** The stand-in arguments of a repaired call: the reserved key, a seal and the reason. */
+const STAND_IN = expect.stringMatching(
+  new RegExp(`^\\{"${REPAIR_KEY}":"[A-Za-z0-9_-]{43}:[^"]+"\\}$`),
+);
 
 const SDK_PARSE_MESSAGE =
   "An error occurred while parsing tool arguments. Please try again with valid JSON.";

@@ -137,7 +137,7 @@ describe("names and schemas", () => {
       parameters: OPENAI_AGENTS_EMPTY_OBJECT_SCHEMA,
     });
     expect(toolOutputs(run.calls[1]?.request)).toEqual([
-      { callId: "call-1", text: '"noon"' },
+      { callId: "call-1", text: "noon" },
       {
         callId: "call-2",
         text: '{"error":{"code":"TOOL_ARGUMENTS_INVALID","message":"now takes no arguments"}}',

@@ -15,9 +15,13 @@ import {
   NonRecoverableToolError,
   type ToolCallOptions,
   ToolRegistry,
+  toolContent,
 } from "../../course/src/index.ts";
 import { toOpenAIAgentsTools } from "../../src/openai-agents/index.ts";
+import { PNG_1X1, PNG_1X1_BASE64, SIGNED_SAMPLES } from "../support/parts.ts";
 import { call, type Mode, runAgent, toolOutputs } from "./support/scripted-run.ts";
+
+const PDF = SIGNED_SAMPLES["application/pdf"] as Uint8Array;
 
 type Echo = { text: string };
 type EchoExecute = (input: Echo, context: CourseToolExecutionContext) => Promise<unknown>;
@@ -101,7 +105,39 @@ describe.each(["run", "streamed run"] as const satisfies readonly Mode[])(
       const [seen] = toolOutputs(run.calls[1]?.request);
       const text = String(seen?.text);
       expect([...text]).toHaveLength(COURSE_TOOL_OUTPUT_CAP_CHARACTERS);
+      // Text is the bridge's default: the string itself, with a marker saying what was kept.
+      expect(text).toMatch(/^z+\n\[Tool output truncated: \d+ of 200000 characters kept\]$/);
+    });
+
+    test('callOptions format "json": the course\'s text and marker', async () => {
+      const { tools } = await echoTools(async () => "z".repeat(200_000), { format: "json" });
+      const run = await runAgent(mode, tools, [call("call-1", { text: "big" })]);
+      const text = String(toolOutputs(run.calls[1]?.request)[0]?.text);
+      expect(text.startsWith('"zzz')).toBe(true);
       expect(text.endsWith(COURSE_TOOL_TRUNCATION_MARKER)).toBe(true);
+    });
+
+    test("a Tool's toolContent image and file reach the model as the SDK's image and file outputs", async () => {
+      const { tools } = await echoTools(async () =>
+        toolContent([
+          { type: "text", text: "One pixel:" },
+          { type: "image", data: PNG_1X1, mimeType: "image/png" },
+          { type: "file", data: PDF, mimeType: "application/pdf", name: "chart.pdf" },
+        ]),
+      );
+      const run = await runAgent(mode, tools, [call("call-1", { text: "chart" })]);
+      expect(run.error).toBeUndefined();
+      const input = (run.calls[1]?.request.input ?? []) as { type: string; output?: unknown }[];
+      const item = input.find((entry) => entry.type === "function_call_result");
+      expect(item?.output).toEqual([
+        { type: "input_text", text: "One pixel:" },
+        { type: "input_image", image: `data:image/png;base64,${PNG_1X1_BASE64}` },
+        {
+          type: "input_file",
+          file: `data:application/pdf;base64,${Buffer.from(PDF).toString("base64")}`,
+          filename: "chart.pdf",
+        },
+      ]);
     });
 
     test("a throwing Tool reaches the model as our TOOL_EXECUTION_FAILED text, not the SDK's", async () => {

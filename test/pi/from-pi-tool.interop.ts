@@ -8,6 +8,7 @@ import { Type, validateToolArguments } from "@earendil-works/pi-ai";
 import { describe, expect, test, vi } from "vitest";
 import { type CourseToolCall, executeToolCall, ToolRegistry } from "../../course/src/index.ts";
 import { fromPiTool, toPiTools } from "../../src/pi/index.ts";
+import { PNG_1X1_BASE64 } from "../support/parts.ts";
 import { assistant, runPi, textOf, toolCall, toolResults } from "./support/scripted-model.ts";
 
 const addParameters = Type.Object({
@@ -139,9 +140,12 @@ describe("executeToolCall runs a real Pi Tool through fromPiTool", () => {
     expect(sawAbort).toHaveBeenCalledWith(reason);
   });
 
-  test("an image in Pi's result becomes a placeholder", async () => {
+  test("an image in Pi's result becomes an image part of our result, its line in content", async () => {
     const { tool } = piAdd(async () => ({
-      content: [{ type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" }],
+      content: [
+        { type: "text", text: "the sum, drawn:" },
+        { type: "image", data: PNG_1X1_BASE64, mimeType: "image/png" },
+      ],
       details: { sum: 0 },
     }));
     const result = await executeToolCall(
@@ -149,7 +153,11 @@ describe("executeToolCall runs a real Pi Tool through fromPiTool", () => {
       addCall({ left: 1, right: 2 }),
       new AbortController().signal,
     );
-    expect(result.content).toBe('"[image: image/png]"');
+    expect(result.content).toBe("the sum, drawn:\n[image: image/png, 70 bytes]");
+    expect(result.parts).toEqual([
+      { type: "text", text: "the sum, drawn:" },
+      { type: "image", data: PNG_1X1_BASE64, mimeType: "image/png" },
+    ]);
   });
 });
 
@@ -163,8 +171,26 @@ describe("a Pi Tool behind our boundary, back inside Pi's loop", () => {
     });
     const [result] = toolResults(run.messages);
     expect(result).toMatchObject({ toolCallId: "call-rt-1", isError: false });
-    expect(result && textOf(result)).toBe('"5"');
+    // toPiTools writes text by default: the Pi Tool's "5" comes back as 5.
+    expect(result && textOf(result)).toBe("5");
     expect(calls).toHaveLength(1);
     expect(calls[0]?.toolCallId).toBe("call-rt-1");
+  });
+
+  test("round trip with an image: Pi's image crosses our boundary, checked, and reaches Pi's loop as an image", async () => {
+    const { tool } = piAdd(async () => ({
+      content: [{ type: "image", data: PNG_1X1_BASE64, mimeType: "image/png" }],
+      details: { sum: 0 },
+    }));
+    const tools: AgentTool[] = toPiTools(new ToolRegistry([fromPiTool(tool)]));
+    const run = await runPi({
+      tools,
+      turns: [assistant([toolCall("call-rt-2", "add", { left: 2, right: 3 })])],
+    });
+    const [result] = toolResults(run.messages);
+    expect(result?.content).toEqual([
+      { type: "image", data: PNG_1X1_BASE64, mimeType: "image/png" },
+    ]);
+    expect(run.requests[1]?.messages.at(-1)?.content).toEqual(result?.content);
   });
 });

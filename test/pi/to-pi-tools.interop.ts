@@ -11,8 +11,10 @@ import {
   type CourseToolExecutionContext,
   defineTool,
   ToolRegistry,
+  toolContent,
 } from "../../course/src/index.ts";
 import { toPiTools } from "../../src/pi/index.ts";
+import { PNG_1X1, PNG_1X1_BASE64, SIGNED_SAMPLES } from "../support/parts.ts";
 import {
   assistant,
   convertToLlm,
@@ -23,6 +25,8 @@ import {
   toolCall,
   toolResults,
 } from "./support/scripted-model.ts";
+
+const WAV = SIGNED_SAMPLES["audio/wav"] as Uint8Array;
 
 type Echo = { text: string };
 type EchoExecute = (input: Echo, context: CourseToolExecutionContext) => Promise<unknown>;
@@ -101,7 +105,47 @@ describe.each(["parallel", "sequential"] as const)(
       expect(result?.isError).toBe(false);
       const text = result ? textOf(result) : "";
       expect([...text]).toHaveLength(COURSE_TOOL_OUTPUT_CAP_CHARACTERS);
+      // Text is the bridge's default: the string itself, with a marker saying what was kept.
+      expect(text).toMatch(/^z+\n\[Tool output truncated: \d+ of 100000 characters kept\]$/);
+    });
+
+    test('callOptions format "json" gives the course\'s text and marker', async () => {
+      const registry = new ToolRegistry([
+        defineTool({
+          name: "echo",
+          description: "Return a long text.",
+          validate: (input) => ({ ok: true, value: input }),
+          execute: async () => "z".repeat(100_000),
+          parameters: { type: "object", properties: {} },
+        }),
+      ]);
+      const tools: AgentTool[] = toPiTools(registry, { format: "json" });
+      const run = await runPi({ tools, turns: [echoCall({ text: "big" })], toolExecution: mode });
+      const [result] = toolResults(run.messages);
+      const text = result ? textOf(result) : "";
+      expect(text.startsWith('"zzz')).toBe(true);
       expect(text.endsWith(COURSE_TOOL_TRUNCATION_MARKER)).toBe(true);
+    });
+
+    test("a Tool's toolContent image reaches the model as Pi's own image block", async () => {
+      const { tools } = echoRegistry(async () =>
+        toolContent([
+          { type: "text", text: "One pixel:" },
+          { type: "image", data: PNG_1X1, mimeType: "image/png" },
+          { type: "audio", data: WAV, mimeType: "audio/wav" },
+        ]),
+      );
+      const run = await runPi({ tools, turns: [echoCall({ text: "chart" })], toolExecution: mode });
+      const [result] = toolResults(run.messages);
+      const blocks = [
+        { type: "text", text: "One pixel:" },
+        { type: "image", data: PNG_1X1_BASE64, mimeType: "image/png" },
+        { type: "text", text: `[audio: audio/wav, ${WAV.length} bytes]` },
+      ];
+      expect(result).toMatchObject({ toolCallId: "call-echo-1", isError: false });
+      expect(result?.content).toEqual(blocks);
+      // The next request shows the model that image.
+      expect(run.requests[1]?.messages.at(-1)?.content).toEqual(blocks);
     });
 
     test("a throwing Tool becomes a failed call whose text is our TOOL_EXECUTION_FAILED content", async () => {

@@ -26,3 +26,13 @@ test(
   },
   PROPERTY_TIMEOUT_MS,
 );
+
+test(
+  "answers arguments that reuse objects with a result or INVALID_TOOL_CALL by their depth where each object appears, never a RangeError",
+  async () => {
+    expect(
+      await checkProperty("shared-arguments-are-depth-checked-where-they-appear"),
+    ).toBeGreaterThan(0);
+  },
+  PROPERTY_TIMEOUT_MS,
+);

@@ -109,6 +109,12 @@ export interface Finished {
 /** The non-empty lines of some output. */
 export const lines = (text: string): string[] => text.split("\n").filter((line) => line !== "");
 
+/** How the binary is started: options for node itself, and variables added to the environment. */
+export interface RunOptions {
+  readonly nodeOptions?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+}
+
 /**
  * Starts `node dist/src/cli/main.js …args` with pipes on all three streams.
  *
@@ -117,11 +123,12 @@ export const lines = (text: string): string[] => text.split("\n").filter((line) 
  */
 export function start(
   args: readonly string[],
-  options: { readonly nodeOptions?: readonly string[] } = {},
+  options: RunOptions = {},
 ): ChildProcessWithoutNullStreams {
   return spawn(process.execPath, [...(options.nodeOptions ?? []), BINARY, ...args], {
     cwd: ROOT,
     stdio: "pipe",
+    ...(options.env === undefined ? {} : { env: { ...process.env, ...options.env } }),
   });
 }
 
@@ -156,7 +163,7 @@ export function finished(child: ChildProcessWithoutNullStreams): Promise<Finishe
 export function run(
   args: readonly string[],
   input = "",
-  options: { readonly nodeOptions?: readonly string[] } = {},
+  options: RunOptions = {},
 ): Promise<Finished> {
   const child = start(args, options);
   const result = finished(child);
@@ -197,7 +204,8 @@ const url = (path: string): string => pathToFileURL(join(ROOT, path)).href;
  * promise never settles. `log.mjs` adds a `log` Tool printing a 5,000-line
  * log (`line 1` to `line 5000`), and `log-registry.mjs` exports the same
  * Tools as a registry with options of its own (a 2,000-character budget,
- * tail kept).
+ * tail kept). `media.mjs` has a `chart` Tool returning `toolContent`: text,
+ * a 1x1 PNG, and a PNG that claims to be a PDF.
  */
 export const FIXTURES: Readonly<Record<string, string>> = {
   "probe.mjs": `
@@ -248,6 +256,21 @@ export default [...examples, log];
 import tools from "./log.mjs";
 import { ToolRegistry } from ${JSON.stringify(url("dist/course/src/index.js"))};
 export default new ToolRegistry(tools, { outputBudget: { maxCharacters: 2000 }, truncate: "tail" });
+`,
+  "media.mjs": `
+import { toolContent } from ${JSON.stringify(url("dist/course/src/index.js"))};
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+const chart = {
+  name: "chart",
+  description: "Render a one-pixel chart, and a file that lies about its type.",
+  validate: (input) => ({ ok: true, value: input }),
+  execute: async () => toolContent([
+    { type: "text", text: "Rendered." },
+    { type: "image", data: PNG, mimeType: "image/png" },
+    { type: "file", data: PNG, mimeType: "application/pdf", name: "chart.pdf" },
+  ]),
+};
+export default [chart];
 `,
   "registry.mjs": `
 import examples from ${JSON.stringify(url("dist/examples/tools.js"))};

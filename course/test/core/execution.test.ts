@@ -30,6 +30,7 @@ function ready(execute: Execute, overrides: Partial<ReadyCall> = {}): ReadyCall 
     timeoutMs: undefined,
     approve: undefined,
     output: undefined,
+    record: undefined,
     ...overrides,
   };
 }

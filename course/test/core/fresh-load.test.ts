@@ -153,3 +153,40 @@ describe("a freshly loaded core", () => {
     }
   });
 });
+
+describe("a core loaded where Node's native base64 coder is missing", () => {
+  test("codes parts in script: the same strict base64, the same refusals", async () => {
+    const prototype = Buffer.prototype as unknown as Record<string, unknown>;
+    const slice = Object.getOwnPropertyDescriptor(prototype, "base64Slice");
+    const write = Object.getOwnPropertyDescriptor(prototype, "base64Write");
+    delete prototype.base64Slice;
+    delete prototype.base64Write;
+    let core: Core;
+    let intrinsics: typeof import("../../src/intrinsics.ts");
+    try {
+      core = await freshCore();
+      intrinsics = await import("../../src/intrinsics.ts");
+    } finally {
+      if (slice !== undefined) Object.defineProperty(prototype, "base64Slice", slice);
+      if (write !== undefined) Object.defineProperty(prototype, "base64Write", write);
+    }
+    expect(intrinsics.nativeBase64).toBeUndefined();
+    const png =
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+    const registry = workRegistry(core, async () =>
+      core.toolContent([
+        { type: "image", data: Uint8Array.from(Buffer.from(png, "base64")), mimeType: "image/png" },
+        { type: "image", data: png, mimeType: "image/png" },
+        { type: "image", data: `${png.slice(0, 40)} ${png.slice(41)}`, mimeType: "image/png" },
+      ]),
+    );
+    const result = await core.executeToolCall(registry, call, new AbortController().signal);
+    expect(result.parts?.slice(0, 2)).toEqual([
+      { type: "image", data: png, mimeType: "image/png" },
+      { type: "image", data: png, mimeType: "image/png" },
+    ]);
+    expect(result.content.split("\n")[2]).toBe(
+      "[image omitted: its base64 data is invalid: character 41 is not in the base64 alphabet]",
+    );
+  });
+});

@@ -227,8 +227,11 @@ describe("invalid budgets are refused where they are given", () => {
       "maxEntries",
       "maxStringCharacters",
       "maxBigIntBits",
+      "maxParts",
+      "maxPartBytes",
+      "maxTotalBytes",
     ]);
-    expect(invalidValues.length).toBe(30);
+    expect(invalidValues.length).toBe(45);
   });
 
   test.each(invalidValues)("call: %s = %j is INVALID_TOOL_CALL", async (field, value, message) => {

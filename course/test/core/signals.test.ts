@@ -156,3 +156,43 @@ describe("the shared watch forgets a settled call", () => {
     expect(controller.signal.aborted).toBe(false);
   });
 });
+
+describe("the relay listens only while a call waits", () => {
+  test("after every call on a signal settles, a new call on it is still cancelled by its abort", async () => {
+    const controller = new AbortController();
+    let release: () => void = () => {};
+    let runs = 0;
+    const registry = registryWith(() => {
+      runs += 1;
+      // The first two calls end at once; the third waits to be cancelled.
+      return runs <= 2
+        ? "done"
+        : new Promise<string>((resolve) => (release = () => resolve("late")));
+    });
+    await executeToolCall(registry, call("first"), controller.signal);
+    await executeToolCall(registry, call("second"), controller.signal);
+    const reason = new Error("stop");
+    const pending = executeToolCall(registry, call("third"), controller.signal);
+    await nextTurn();
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    release();
+    expect(runs).toBe(3);
+  });
+
+  test("two calls in flight on one signal: the first to settle leaves the second cancellable", async () => {
+    const controller = new AbortController();
+    const releases: (() => void)[] = [];
+    const registry = registryWith(
+      () => new Promise<string>((resolve) => releases.push(() => resolve("done"))),
+    );
+    const first = executeToolCall(registry, call("first"), controller.signal);
+    const second = executeToolCall(registry, call("second"), controller.signal);
+    await nextTurn();
+    releases[0]?.();
+    await expect(first).resolves.toMatchObject({ isError: false });
+    const reason = new Error("stop");
+    controller.abort(reason);
+    await expect(second).rejects.toBe(reason);
+  });
+});

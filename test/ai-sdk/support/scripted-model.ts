@@ -8,6 +8,7 @@
 import {
   generateText,
   isStepCount,
+  type LanguageModel,
   streamText,
   type ToolCallRepairFunction,
   type ToolSet,
@@ -91,6 +92,8 @@ export interface LoopRun {
 export interface LoopSettings {
   readonly abortSignal?: AbortSignal;
   readonly repairToolCall?: ToolCallRepairFunction<ToolSet>;
+  /** Wraps the scripted model before the loop gets it (as `repairAiSdkModel` does). */
+  readonly wrapModel?: (model: MockLanguageModelV4) => LanguageModel;
   /** More of the loop's own options (an approval policy, input refinements), passed as they are. */
   readonly more?: Readonly<Record<string, unknown>>;
 }
@@ -108,7 +111,7 @@ export async function runLoop(
   loop: Loop,
   tools: ToolSet,
   calls: readonly ScriptedCall[],
-  { abortSignal, repairToolCall, more }: LoopSettings = {},
+  { abortSignal, repairToolCall, wrapModel, more }: LoopSettings = {},
 ): Promise<LoopRun> {
   const turns = [calls, []];
   const model = new MockLanguageModelV4({
@@ -116,7 +119,7 @@ export async function runLoop(
     doStream: turns.map(streamTurn),
   });
   const settings = {
-    model,
+    model: wrapModel === undefined ? model : wrapModel(model),
     tools,
     prompt: "go",
     stopWhen: isStepCount(3),

@@ -16,6 +16,12 @@ import {
   budgetedSerializerKeepsItsPromises,
 } from "./budget-properties.ts";
 import { cancellationWinsEverywhere } from "./cancellation-properties.ts";
+import { capturedContentStaysWithinItsBudget } from "./capture-properties.ts";
+import {
+  textFormatStructuredIsStandardJson,
+  textFormatWritesStringsAsThemselves,
+  toolContentStaysWithinItsBudgets,
+} from "./format-properties.ts";
 import {
   approvalGateDecidesBeforeEffects,
   argumentBudgetMatchesCompactJson,
@@ -26,6 +32,7 @@ import {
   serializerContainsHostileOutput,
   serializerMatchesEngineJson,
 } from "./serializer-properties.ts";
+import { sharedArgumentsAreDepthCheckedWhereTheyAppear } from "./shared-argument-properties.ts";
 
 /** One property: its stable name, how to build it, and how hard to run it. */
 export interface CataloguedProperty {
@@ -69,6 +76,24 @@ export const PROPERTIES: readonly CataloguedProperty[] = [
   {
     name: "budgeted-call-spills-only-what-was-cut",
     build: budgetedCallSpillsOnlyWhatWasCut,
+    testRuns: 300,
+    fuzzWeight: 1,
+  },
+  {
+    name: "text-format-writes-strings-as-themselves",
+    build: textFormatWritesStringsAsThemselves,
+    testRuns: 800,
+    fuzzWeight: 2,
+  },
+  {
+    name: "text-format-structured-is-standard-json",
+    build: textFormatStructuredIsStandardJson,
+    testRuns: 800,
+    fuzzWeight: 2,
+  },
+  {
+    name: "tool-content-stays-within-its-budgets",
+    build: toolContentStaysWithinItsBudgets,
     testRuns: 300,
     fuzzWeight: 1,
   },
@@ -122,10 +147,22 @@ export const PROPERTIES: readonly CataloguedProperty[] = [
     fuzzWeight: 1,
   },
   {
+    name: "shared-arguments-are-depth-checked-where-they-appear",
+    build: sharedArgumentsAreDepthCheckedWhereTheyAppear,
+    testRuns: 300,
+    fuzzWeight: 0.5,
+  },
+  {
     name: "argument-text-only-runs-when-valid",
     build: argumentTextOnlyRunsWhenValid,
     testRuns: 800,
     fuzzWeight: 1,
+  },
+  {
+    name: "captured-content-stays-within-its-budget",
+    build: capturedContentStaysWithinItsBudget,
+    testRuns: 300,
+    fuzzWeight: 0.5,
   },
 ];
 

@@ -1,0 +1,58 @@
+/**
+ * docs/mcp.md: every block is labelled with what tests it; the TypeScript
+ * blocks are exactly the marked regions of example files (the opening one
+ * is run here, the server-everything agent by `npm run test:mcp-servers`,
+ * the progress Tool by the conformance suite); the npm scripts exist. The
+ * command lines and host configurations are run by
+ * src/cli/mcp-docs.test.ts.
+ */
+import { readFileSync } from "node:fs";
+import { expect, test, vi } from "vitest";
+import { docBlocks, docRegion, ROOT_URL } from "../../test/support/doc-blocks.ts";
+
+const blocks = docBlocks("docs/mcp.md");
+
+test("every block of the guide says what tests it", () => {
+  expect(blocks.length).toBeGreaterThan(5);
+  expect(blocks.filter((block) => block.label === undefined)).toEqual([]);
+});
+
+test.each(blocks.filter((block) => block.lang === "ts").map((block) => [block.label, block.code]))(
+  "the ts block labelled %s is that file's docs region",
+  (label, code) => {
+    expect(code).toBe(docRegion(String(label)));
+  },
+);
+
+test("each npm script the guide names exists", () => {
+  const scripts = (
+    JSON.parse(readFileSync(new URL("package.json", ROOT_URL), "utf8")) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts;
+  const named = blocks
+    .filter((block) => block.label === "npm scripts")
+    .flatMap((block) => block.code.split("\n"))
+    .map((line) => /^npm run ([\w:-]+)$/.exec(line)?.[1]);
+  expect(named.length).toBeGreaterThan(0);
+  for (const name of named) expect(Object.keys(scripts)).toContain(name);
+});
+
+test("the opening example runs: the example Tools served over HTTP, and taken back behind the boundary", async () => {
+  const log = vi.spyOn(console, "log").mockImplementation(() => {});
+  try {
+    const example = await import("../../examples/mcp-both-ways.ts");
+    expect(example.registry.names).toEqual([
+      "remote_add",
+      "remote_repeat",
+      "remote_today",
+      "remote_read_file",
+      "remote_sleep",
+    ]);
+    expect(example.result.isError).toBe(false);
+    expect(example.result.content).toBe('{"sum":42}');
+    expect(log).toHaveBeenCalledWith(example.result.content);
+  } finally {
+    log.mockRestore();
+  }
+});

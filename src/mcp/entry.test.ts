@@ -1,0 +1,25 @@
+/**
+ * The `./mcp` entry as a whole: its pinned runtime export names.
+ */
+import { expect, test } from "vitest";
+import * as entry from "./index.ts";
+
+const ENTRY_EXPORTS = [
+  "MAX_ARGUMENT_ERROR_CHARACTERS",
+  "MAX_FAILURE_CHARACTERS",
+  "MAX_NOTICE_CHARACTERS",
+  "callRegistryTool",
+  "createMcpToolServer",
+  "fromMcpClient",
+  "partUri",
+  "reportProgress",
+  "sendLogMessage",
+  "serveToolRegistry",
+  "serveToolRegistryHttp",
+  "toMcpResult",
+];
+
+test("toolbound/mcp exports exactly the pinned runtime names", () => {
+  expect(ENTRY_EXPORTS.length).toBeGreaterThan(0);
+  expect(Object.keys(entry).sort()).toEqual([...ENTRY_EXPORTS].sort());
+});

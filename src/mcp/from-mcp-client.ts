@@ -1,0 +1,274 @@
+/**
+ * Another MCP server's Tools behind our boundary: `fromMcpClient` turns a
+ * connected SDK `Client` into Tool definitions for a `ToolRegistry`. Names
+ * are checked, descriptions bounded, arguments validated locally before any
+ * request, results bounded by the registry's output budgets like any Tool's,
+ * and every way a request can fail becomes the Tool's failure.
+ */
+
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import {
+  type CallToolResult,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import {
+  type AnyCourseTool,
+  type CourseJsonObject,
+  defineTool,
+  ToolContractError,
+} from "../../course/src/index.ts";
+import { compileArgumentCheck, loadAjv } from "./json-schema-check.ts";
+import {
+  type ClientSettings,
+  clientSettings,
+  describeTool,
+  type FromMcpClientOptions,
+  quoteName,
+  toolName,
+} from "./mcp-client-options.ts";
+import { errorResultMessage, requestFailure, resultOutput } from "./mcp-client-results.ts";
+import { progressReporter } from "./request-notices.ts";
+
+/**
+ * What {@link fromMcpClient} resolves with: the Tools, and a way to list
+ * them again.
+ *
+ * @example
+ * const github = await fromMcpClient(client, { prefix: "github_" });
+ * const registry = new ToolRegistry([...myTools, ...github.tools]);
+ */
+export interface McpClientTools {
+  /** The server's Tools as our definitions (the latest `refresh()` result). */
+  readonly tools: readonly AnyCourseTool[];
+  /**
+   * Lists the server's Tools again, with the same options and checks, and
+   * resolves with the new definitions (also `tools` from then on). A
+   * registry made earlier is unchanged: make a new one with them.
+   */
+  refresh(): Promise<readonly AnyCourseTool[]>;
+}
+
+type ListedTool = Awaited<ReturnType<Client["listTools"]>>["tools"][number];
+
+/** Whether `value` has the methods of an SDK Client (a copy of the SDK other than ours fits too). */
+function isClient(value: unknown): value is Client {
+  if (typeof value !== "object" || value === null) return false;
+  const { listTools, callTool, setNotificationHandler } = value as Record<string, unknown>;
+  return (
+    typeof listTools === "function" &&
+    typeof callTool === "function" &&
+    typeof setNotificationHandler === "function"
+  );
+}
+
+function invalid(message: string): never {
+  throw new ToolContractError("INVALID_TOOL_DEFINITION", `fromMcpClient: ${message}`);
+}
+
+/** Every page of `tools/list`, stopping (and refusing) past `maxTools` of the Tools taken. */
+async function listTools(client: Client, settings: ClientSettings): Promise<ListedTool[]> {
+  const taken: ListedTool[] = [];
+  let cursor: string | undefined;
+  // One page per Tool at most: a server that hands out cursors forever is stopped.
+  for (let page = 0; page <= settings.maxTools; page += 1) {
+    let listed: Awaited<ReturnType<Client["listTools"]>>;
+    try {
+      listed = await client.listTools(cursor === undefined ? undefined : { cursor }, {
+        timeout: settings.timeoutMs,
+      });
+    } catch (thrown) {
+      throw new Error(
+        `fromMcpClient: tools/list failed: ${requestFailure(thrown, settings.timeoutMs)}`,
+        {
+          cause: thrown,
+        },
+      );
+    }
+    for (const tool of listed.tools) {
+      if (!settings.taken(tool.name)) continue;
+      // A Tool that must run as a task cannot be answered by one tools/call.
+      if (tool.execution?.taskSupport === "required") continue;
+      taken.push(tool);
+      if (taken.length > settings.maxTools) {
+        invalid(
+          `the server lists more than ${settings.maxTools} Tools (maxTools); narrow them with include or exclude`,
+        );
+      }
+    }
+    cursor = listed.nextCursor;
+    if (cursor === undefined) return taken;
+  }
+  return invalid(`the server's tools/list did not end within ${settings.maxTools + 1} pages`);
+}
+
+type RemoteProgress = {
+  progress: number;
+  total?: number | undefined;
+  message?: string | undefined;
+};
+
+/**
+ * What to do with the server's progress notifications: relay them to our
+ * own MCP caller, when this call is one. Taken inside the call, since the
+ * SDK calls back later from its transport's async context.
+ */
+function progressRelay(): (update: RemoteProgress) => void {
+  const report = progressReporter();
+  return ({ progress, total, message }) => {
+    // Numbers the server sends are not trusted: only finite ones are passed on.
+    if (
+      !Number.isFinite(progress) ||
+      (total !== undefined && !(Number.isFinite(total) && total >= 0))
+    ) {
+      return;
+    }
+    void report?.({
+      progress,
+      ...(total === undefined ? {} : { total }),
+      ...(typeof message === "string" ? { message } : {}),
+    });
+  };
+}
+
+/** One of the server's Tools as a definition of ours. */
+function defineMcpTool(
+  client: Client,
+  tool: ListedTool,
+  name: string,
+  check: (input: unknown) => string | undefined,
+  settings: ClientSettings,
+  serverName: string,
+): AnyCourseTool {
+  const remoteName = tool.name;
+  return defineTool<Record<string, unknown>, unknown>({
+    name,
+    description: describeTool(tool, serverName, settings.maxDescriptionCharacters),
+    parameters: tool.inputSchema as CourseJsonObject,
+    format: settings.format,
+    validate: (input) => {
+      const error = check(input);
+      return error === undefined
+        ? { ok: true, value: input as Record<string, unknown> }
+        : { ok: false, error };
+    },
+    execute: async (args, { signal }) => {
+      let result: CallToolResult;
+      try {
+        result = (await client.callTool({ name: remoteName, arguments: args }, undefined, {
+          signal,
+          timeout: settings.timeoutMs,
+          resetTimeoutOnProgress: true,
+          onprogress: progressRelay(),
+        })) as CallToolResult;
+      } catch (thrown) {
+        // Cancelled by the run: the boundary answers with the run's reason, not a failure.
+        if (signal.aborted) throw signal.reason;
+        throw new Error(requestFailure(thrown, settings.timeoutMs));
+      }
+      if (result.isError === true) throw new Error(errorResultMessage(result));
+      return resultOutput(result);
+    },
+  });
+}
+
+/** All the server's Tools (those taken), checked, as definitions. */
+async function defineAll(client: Client, settings: ClientSettings): Promise<AnyCourseTool[]> {
+  const [listed, ajv] = await Promise.all([listTools(client, settings), loadAjv()]);
+  const serverName = client.getServerVersion()?.name ?? "unnamed";
+  const seen = new Set<string>();
+  return listed.map((tool) => {
+    const name = toolName(settings.prefix, tool.name);
+    if (name === undefined) {
+      return invalid(
+        `Tool ${quoteName(tool.name)}${settings.prefix === "" ? "" : ` with prefix ${quoteName(settings.prefix)}`} breaks MCP's name rule (1 to 128 letters, digits, _, - or .); exclude it`,
+      );
+    }
+    if (seen.has(name)) return invalid(`the server lists two Tools named ${quoteName(name)}`);
+    seen.add(name);
+    const schemaText = JSON.stringify(tool.inputSchema);
+    if (schemaText.length > settings.maxSchemaCharacters) {
+      return invalid(
+        `Tool ${quoteName(tool.name)}: its inputSchema has ${schemaText.length} characters, over maxSchemaCharacters (${settings.maxSchemaCharacters})`,
+      );
+    }
+    const compiled = compileArgumentCheck(ajv, tool.inputSchema);
+    if (!compiled.ok) {
+      return invalid(
+        `Tool ${quoteName(tool.name)}: its inputSchema cannot be checked: ${compiled.reason}`,
+      );
+    }
+    return defineMcpTool(client, tool, name, compiled.check, settings, serverName);
+  });
+}
+
+/**
+ * Turns a connected MCP SDK `Client` into definitions of the server's Tools,
+ * ready for a `ToolRegistry`. Each definition:
+ *
+ * - is named `prefix + name` (the name checked against MCP's rule; two Tools
+ *   of one name are refused) and described by the server's description (or
+ *   title), cut to `maxDescriptionCharacters` with a marker;
+ * - keeps the server's `inputSchema` as `parameters`, and validates the
+ *   model's arguments against it with Ajv (the schema's own dialect, 2020-12
+ *   when it names none) before any request: invalid arguments are a
+ *   `TOOL_ARGUMENTS_INVALID` result with one bounded line about the first
+ *   error, and nothing is sent;
+ * - calls `tools/call` with the run's signal (cancelling sends
+ *   `notifications/cancelled`) and `timeoutMs`, asking for progress: a call
+ *   that keeps reporting progress is not timed out, and the progress is
+ *   relayed when our own MCP caller asked for it (`reportProgress`);
+ * - returns the result's content: text items as they are, embedded text
+ *   resources with a line naming them, resource links as one line each;
+ *   images, audio and binary resources as parts (`toolContent`), each checked
+ *   by the boundary (MIME type, signature, part budgets) or replaced by a
+ *   line saying why; with no content but `structuredContent`, that object.
+ *   The registry's output budgets and spill hook bound it like any Tool's
+ *   output, and the definitions' `format` is `"text"` unless `format` says
+ *   otherwise;
+ * - fails (`TOOL_EXECUTION_FAILED`, message at most 1,000 code points) on an
+ *   `isError` result (with the server's text), a timeout, a closed
+ *   connection or crashed server, an error response and a malformed result.
+ *
+ * Tools that must run as tasks (`execution.taskSupport: "required"`) are
+ * left out. Rejects with a TypeError for a value that is not a client or an
+ * invalid option; ToolContractError INVALID_TOOL_DEFINITION for a name, a
+ * duplicate, a schema over `maxSchemaCharacters` or one Ajv cannot compile
+ * (exclude such a Tool), or more than `maxTools` Tools; an Error when
+ * `tools/list` fails or ajv is not installed.
+ *
+ * @example
+ * const client = new Client({ name: "my-agent", version: "1.0.0" });
+ * await client.connect(new StdioClientTransport({ command: "npx", args: ["-y", "@modelcontextprotocol/server-everything"] }));
+ * const everything = await fromMcpClient(client, { prefix: "everything_" });
+ * const registry = new ToolRegistry(everything.tools, { outputBudget: { maxCharacters: 50_000 } });
+ */
+export async function fromMcpClient(
+  client: Client,
+  options: FromMcpClientOptions = {},
+): Promise<McpClientTools> {
+  if (!isClient(client)) {
+    throw new TypeError("fromMcpClient needs a connected Client of @modelcontextprotocol/sdk");
+  }
+  const settings = clientSettings(options);
+  let tools: readonly AnyCourseTool[] = Object.freeze(await defineAll(client, settings));
+  const { onToolsChanged } = settings;
+  if (onToolsChanged !== undefined) {
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      // The host's callback; its failure must not become an unhandled rejection in the SDK.
+      try {
+        onToolsChanged();
+      } catch {
+        // Nothing to report it to: the host's own handler failed.
+      }
+    });
+  }
+  return Object.freeze({
+    get tools() {
+      return tools;
+    },
+    refresh: async () => {
+      tools = Object.freeze(await defineAll(client, settings));
+      return tools;
+    },
+  });
+}

@@ -1,0 +1,143 @@
+/**
+ * Checking a model's arguments against another MCP server's `inputSchema`
+ * before any request is sent, with Ajv (the validator the MCP SDK itself
+ * uses), loaded on first use: an optional peer of `toolbound/mcp`.
+ */
+
+import type { ErrorObject, Options, ValidateFunction } from "ajv";
+import { cutText, oneLine } from "./bounded-text.ts";
+
+/** The Ajv classes by dialect, loaded once. */
+interface AjvClasses {
+  readonly draft07: new (options: Options) => AjvLike;
+  readonly draft2019: new (options: Options) => AjvLike;
+  readonly draft2020: new (options: Options) => AjvLike;
+}
+
+interface AjvLike {
+  compile(schema: object): ValidateFunction;
+}
+
+let loaded: Promise<AjvClasses> | undefined;
+
+/**
+ * Loads Ajv (draft-07, 2019-09 and 2020-12 dialects), or rejects with an
+ * Error that says how to install it.
+ *
+ * @example
+ * const ajv = await loadAjv();
+ */
+export function loadAjv(): Promise<AjvClasses> {
+  loaded ??= Promise.all([
+    import("ajv"),
+    import("ajv/dist/2019.js"),
+    import("ajv/dist/2020.js"),
+  ]).then(
+    ([draft07, draft2019, draft2020]) => ({
+      draft07: draft07.Ajv,
+      draft2019: draft2019.Ajv2019,
+      draft2020: draft2020.Ajv2020,
+    }),
+    (thrown: unknown) => {
+      loaded = undefined;
+      throw new Error(
+        "fromMcpClient checks arguments with the optional peer dependency ajv (8.x, which the MCP SDK also uses); install it with: npm install ajv",
+        { cause: thrown },
+      );
+    },
+  );
+  return loaded;
+}
+
+// Validation stops at the first error (bounded work, bounded message); formats
+// are annotations, as JSON Schema 2020-12 makes them by default; a schema's own
+// mistakes are not refused (servers write loose schemas) and never logged.
+const AJV_OPTIONS: Options = {
+  strict: false,
+  allErrors: false,
+  validateSchema: false,
+  validateFormats: false,
+  logger: false,
+  // The arguments are checked as they are: never coerced, filled in or pruned.
+  coerceTypes: false,
+  useDefaults: false,
+  removeAdditional: false,
+};
+
+/** The dialect a schema declares with `$schema`; MCP's default, 2020-12, when it declares none. */
+function dialectOf(schema: Readonly<Record<string, unknown>>): keyof AjvClasses {
+  const declared = schema.$schema;
+  if (typeof declared !== "string") return "draft2020";
+  if (/draft-0[4-7]/.test(declared)) return "draft07";
+  if (declared.includes("2019-09")) return "draft2019";
+  return "draft2020";
+}
+
+/**
+ * The longest argument-error message, in code points.
+ *
+ * @example
+ * MAX_ARGUMENT_ERROR_CHARACTERS; // 500
+ */
+export const MAX_ARGUMENT_ERROR_CHARACTERS = 500;
+
+/** One readable line for the first error: where it is, what is wrong, and the offending key if any. */
+function describeError(error: ErrorObject | undefined): string {
+  if (error === undefined) return "arguments do not match the Tool's input schema";
+  const where = error.instancePath === "" ? "arguments" : `arguments${error.instancePath}`;
+  const params = error.params as { additionalProperty?: unknown; missingProperty?: unknown };
+  const key = params.additionalProperty ?? undefined;
+  const detail = typeof key === "string" ? ` (${JSON.stringify(cutText(key, 64, () => "…"))})` : "";
+  return `${where} ${error.message ?? "is invalid"}${detail}`;
+}
+
+/**
+ * What {@link compileArgumentCheck} returns: a synchronous check, or why the schema cannot be used.
+ *
+ * @example
+ * const compiled: ArgumentCheck = compileArgumentCheck(ajv, schema);
+ * if (!compiled.ok) console.error(compiled.reason);
+ */
+export type ArgumentCheck =
+  | { readonly ok: true; readonly check: (input: unknown) => string | undefined }
+  | { readonly ok: false; readonly reason: string };
+
+/**
+ * Compiles `schema` in the dialect it declares, in an Ajv instance of its
+ * own (so one Tool's `$id` or `$ref` never meets another's). The check
+ * answers undefined for valid input, else one line (at most
+ * {@link MAX_ARGUMENT_ERROR_CHARACTERS} code points) about the first error.
+ * A schema Ajv cannot compile (a `$ref` to another document, an `$async`
+ * schema, a malformed keyword) is answered with the reason.
+ *
+ * @example
+ * const compiled = compileArgumentCheck(await loadAjv(), { type: "object", required: ["path"] });
+ * compiled.ok && compiled.check({}); // "arguments must have required property 'path'"
+ */
+export function compileArgumentCheck(
+  ajv: AjvClasses,
+  schema: Readonly<Record<string, unknown>>,
+): ArgumentCheck {
+  let validate: ValidateFunction;
+  try {
+    validate = new ajv[dialectOf(schema)](AJV_OPTIONS).compile(schema);
+  } catch (thrown) {
+    const message = thrown instanceof Error ? thrown.message : "the schema could not be compiled";
+    return { ok: false, reason: cutText(oneLine(message), 200, () => "…") };
+  }
+  // An $async schema answers with a Promise; the boundary validates synchronously, before effects.
+  if ((validate as { $async?: unknown }).$async === true) {
+    return { ok: false, reason: "an $async schema cannot be checked before the call" };
+  }
+  return {
+    ok: true,
+    check: (input) =>
+      validate(input) === true
+        ? undefined
+        : cutText(
+            oneLine(describeError(validate.errors?.[0])),
+            MAX_ARGUMENT_ERROR_CHARACTERS,
+            () => "…",
+          ),
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * The `parts` of a result message, read back by what hands them on (the
+ * provider round trip, the AI SDK's `toModelOutput`): a message may come from
+ * storage rather than straight from the boundary, so every part is checked
+ * again, field by field, as own data, before any byte of it leaves.
+ */
+
+import {
+  TOOL_CONTENT_MAX_NAME_CHARACTERS,
+  TOOL_CONTENT_MAX_PARTS,
+  TOOL_CONTENT_MIME_TYPES,
+  type ToolResultPart,
+} from "../../course/src/index.ts";
+import {
+  ArrayPrototype,
+  checkBase64,
+  freeze,
+  getOwnPropertyDescriptor,
+  hasOwn,
+  isArray,
+  isFrozen,
+  isProxy,
+  placeholderLine,
+} from "../../course/src/internal.ts";
+import { describeFound } from "./describe-found.ts";
+import { addData } from "./own-data.ts";
+
+/** An own data field, or undefined when absent; an accessor is refused without running. */
+function dataField(
+  target: object,
+  key: string,
+  at: string,
+  refuse: (what: string) => never,
+): unknown {
+  const descriptor = getOwnPropertyDescriptor(target, key);
+  if (descriptor === undefined) return undefined;
+  if (!hasOwn(descriptor, "value")) refuse(`${at}.${key} must be an own data field`);
+  return descriptor.value;
+}
+
+function isListed(type: "image" | "audio" | "file", mimeType: unknown): boolean {
+  const listed = TOOL_CONTENT_MIME_TYPES[type];
+  for (let index = 0; index < listed.length; index += 1) {
+    if (listed[index] === mimeType) return true;
+  }
+  return false;
+}
+
+function readPart(value: unknown, at: string, refuse: (what: string) => never): ToolResultPart {
+  if (typeof value !== "object" || value === null || isProxy(value) || !isFrozen(value)) {
+    return refuse(`${at} must be a frozen part; found ${describeFound(value)}`);
+  }
+  const type = dataField(value, "type", at, refuse);
+  if (type === "text") {
+    const text = dataField(value, "text", at, refuse);
+    if (typeof text !== "string") refuse(`${at}.text must be a string`);
+    return value as ToolResultPart;
+  }
+  if (type !== "image" && type !== "audio" && type !== "file") {
+    return refuse(`${at}.type must be "text", "image", "audio" or "file"`);
+  }
+  const mimeType = dataField(value, "mimeType", at, refuse);
+  if (!isListed(type, mimeType))
+    refuse(`${at}.mimeType must be one of ${TOOL_CONTENT_MIME_TYPES[type].join(", ")}`);
+  const data = dataField(value, "data", at, refuse);
+  // Strict base64 of at least one byte: what the boundary writes, and all a provider accepts.
+  const checked = typeof data === "string" ? checkBase64(data) : undefined;
+  if (checked === undefined || !checked.ok || checked.byteLength === 0) {
+    refuse(`${at}.data must be strict base64 of at least one byte`);
+  }
+  const name = dataField(value, "name", at, refuse);
+  if (
+    name !== undefined &&
+    (type !== "file" ||
+      typeof name !== "string" ||
+      name.length === 0 ||
+      name.length > TOOL_CONTENT_MAX_NAME_CHARACTERS)
+  ) {
+    refuse(
+      `${at}.name must be a file's name of 1 to ${TOOL_CONTENT_MAX_NAME_CHARACTERS} characters`,
+    );
+  }
+  return value as ToolResultPart;
+}
+
+/**
+ * Reads a result message's optional `parts`: undefined when it has none, else
+ * the frozen list, every part checked (frozen, own data fields, a known type,
+ * a listed MIME type, strict base64 data, a file name within bounds). Calls
+ * `refuse` (which throws) naming the first problem; a message with parts must
+ * not be an error result.
+ *
+ * @example
+ * const parts = readResultParts(message, "results[0]", isError, (what) => { throw new TypeError(what); });
+ */
+export function readResultParts(
+  message: object,
+  at: string,
+  isError: boolean,
+  refuse: (what: string) => never,
+): readonly ToolResultPart[] | undefined {
+  const parts = dataField(message, "parts", at, refuse);
+  if (parts === undefined) return undefined;
+  if (isError) refuse(`${at} is an error result with parts; error results never carry parts`);
+  if (
+    typeof parts !== "object" ||
+    parts === null ||
+    isProxy(parts) ||
+    !isArray(parts) ||
+    !isFrozen(parts)
+  ) {
+    return refuse(`${at}.parts must be a frozen array of parts; found ${describeFound(parts)}`);
+  }
+  const length = (parts as readonly unknown[]).length;
+  if (length > TOOL_CONTENT_MAX_PARTS + 1)
+    refuse(`${at}.parts has more than ${TOOL_CONTENT_MAX_PARTS + 1} parts`);
+  const checked: ToolResultPart[] = [];
+  for (let index = 0; index < length; index += 1) {
+    const part = dataField(parts, `${index}`, `${at}.parts`, refuse);
+    addData(checked, ArrayPrototype, index, readPart(part, `${at}.parts[${index}]`, refuse));
+  }
+  return freeze(checked);
+}
+
+/** The number of bytes a checked part's base64 holds. */
+export function partByteLength(data: string): number {
+  const padding = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
+  return (data.length / 4) * 3 - padding;
+}
+
+/**
+ * The line `content` holds for a binary part (`[image: image/png, 70 bytes]`),
+ * for surfaces that cannot carry the part itself.
+ *
+ * @example
+ * partLine({ type: "audio", data: "UklGRg==", mimeType: "audio/wav" }); // "[audio: audio/wav, 4 bytes]"
+ */
+export function partLine(part: Exclude<ToolResultPart, { type: "text" }>): string {
+  const name = part.type === "file" ? part.name : undefined;
+  return placeholderLine(part.type, part.mimeType, partByteLength(part.data), name);
+}
+
+/**
+ * A binary part as a `data:` URL, the form OpenAI takes images and files in.
+ *
+ * @example
+ * dataUrl({ type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" }); // "data:image/png;base64,iVBORw0KGgo="
+ */
+export function dataUrl(part: Exclude<ToolResultPart, { type: "text" }>): string {
+  return `data:${part.mimeType};base64,${part.data}`;
+}
+
+/**
+ * The text of a `text/plain` file part (the boundary checked it is UTF-8).
+ *
+ * @example
+ * fileText({ type: "file", data: "aGk=", mimeType: "text/plain" }); // "hi"
+ */
+export function fileText(part: Extract<ToolResultPart, { type: "file" }>): string {
+  return Buffer.from(part.data, "base64").toString("utf8");
+}

@@ -1,0 +1,21 @@
+/**
+ * The redaction example of `docs/observability.md` (its second `ts` block is
+ * exactly the marked lines), as a function the doc's test runs; it records
+ * to the globally registered providers, as the example does.
+ */
+
+import type { ToolRegistry } from "../../course/src/index.ts";
+import { instrumentRegistry } from "../../src/otel/index.ts";
+
+/** Instruments `registry` as the doc's redaction example does. */
+export function redactedRegistry(registry: ToolRegistry): ToolRegistry {
+  // README:begin
+  const traced = instrumentRegistry(registry, {
+    captureContent: true,
+    maxCaptureCharacters: 1_000,
+    redact: (content, { kind }) =>
+      kind === "arguments" ? { ...(content as object), apiKey: "[redacted]" } : content,
+  });
+  // README:end
+  return traced;
+}
