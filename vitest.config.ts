@@ -5,11 +5,11 @@ import { docBlocks } from "./test/docs/vite-plugin.ts";
 const setupFiles = ["./test/setup/fail-on-unhandled.ts"];
 
 export default defineConfig({
-  // The documentation's ```ts blocks, served as modules; `toolbound` resolves to the sources.
-  plugins: [docBlocks()],
   test: {
     projects: [
       {
+        // The documentation's ```ts blocks, served as modules; `toolbound` resolves to the sources.
+        plugins: [docBlocks()],
         test: {
           name: "toolbound",
           include: ["course/test/**/*.test.ts", "src/**/*.test.ts", "test/**/*.test.ts"],

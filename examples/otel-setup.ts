@@ -7,7 +7,7 @@
  * receiver; it imports the package by name, as a user's code would.
  */
 
-// README:begin
+// doc:begin
 import { NodeSDK } from "@opentelemetry/sdk-node";
 import { executeToolCall, ToolRegistry } from "toolbound";
 import { instrumentRegistry } from "toolbound/otel";
@@ -19,4 +19,4 @@ const registry = instrumentRegistry(new ToolRegistry(tools));
 const call = { type: "toolCall", id: "1", name: "add", arguments: { left: 2, right: 3 } } as const;
 console.log(await executeToolCall(registry, call, AbortSignal.timeout(10_000)));
 await sdk.shutdown(); // exports what is left before the process ends
-// README:end
+// doc:end

@@ -7,8 +7,11 @@
  */
 
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { ROOT } from "./markdown.ts";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The repository root. */
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 interface PackageJson {
   readonly name: string;

@@ -8,10 +8,9 @@
 
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { entrySources, ROOT } from "./entries.ts";
 
-/** The repository root. */
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+export { ROOT };
 
 /** Every document the tests read, as paths from the root: README, CONTRIBUTING, docs/*.md. */
 export function documents(): string[] {
@@ -32,6 +31,7 @@ export const DIRECTIVE_KEYS = [
   "serves",
   "exit",
   "config",
+  "tested-by",
 ] as const;
 export type DirectiveKey = (typeof DIRECTIVE_KEYS)[number];
 
@@ -197,9 +197,25 @@ export const linkedFile = (doc: string, path: string): string =>
   relative(ROOT, resolve(ROOT, dirname(doc), decodeURIComponent(path)));
 
 /**
+ * `text` with each relative import of an entry's source (`"../course/src/index.ts"`)
+ * turned into the package specifier a user writes (`"toolbound"`): an example
+ * file imports the sources so that it runs before a build; its reader imports
+ * the package.
+ */
+function asPackageImports(file: string, text: string): string {
+  const bySource = new Map([...entrySources()].map(([specifier, source]) => [source, specifier]));
+  return text.replace(/(from\s+|import\s*\(\s*)"(\.{1,2}\/[^"]+)"/g, (whole, lead, path) => {
+    const specifier = bySource.get(resolve(ROOT, dirname(file), path));
+    return specifier === undefined ? whole : `${lead}"${specifier}"`;
+  });
+}
+
+/**
  * The lines of a file between each `// doc:begin` and `// doc:end`, each part
- * dedented, parts joined by one blank line: what a block that mirrors the
- * file (`<!-- doc-test: mirrors=<file> -->`) must show, exactly.
+ * dedented and without trailing blank lines, parts joined by one blank line,
+ * imports of the sources written as
+ * the package's: what a block that mirrors the file
+ * (`<!-- doc-test: mirrors=<file> -->`) must show, exactly.
  */
 export function markedLines(file: string): string {
   const lines = readFileSync(join(ROOT, file), "utf8").split("\n");
@@ -214,14 +230,19 @@ export function markedLines(file: string): string {
   }
   if (parts.length === 0)
     throw new Error(`${file} marks no lines with // doc:begin and // doc:end`);
-  return parts
+  const text = parts
     .map((marked) => {
       const indent = Math.min(
         ...marked.filter((line) => line.trim() !== "").map((line) => line.search(/\S/)),
       );
-      return marked.map((line) => line.slice(indent)).join("\n");
+      // A blank line left before `// doc:end` (the formatter's choice) is not part of the example.
+      return marked
+        .map((line) => line.slice(indent))
+        .join("\n")
+        .replace(/\n+$/, "");
     })
     .join("\n\n");
+  return asPackageImports(file, text);
 }
 
 /** The one block of the documents whose `mirrors=` directive names `file` (a path from the root). */

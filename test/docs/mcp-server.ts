@@ -30,13 +30,20 @@ export function transpiledServer(module: BlockModule): string {
  * Starts `node …args` from the root as an MCP server, lists its Tools, calls
  * the first with empty arguments (any result, error or not, shows the call
  * path works), closes it, and answers the Tools' names. Its standard error
- * goes into the failure message.
+ * goes into the failure message. `env` is added to the test's environment.
  */
-export async function checkServer(args: readonly string[]): Promise<string[]> {
+export async function checkServer(
+  args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+): Promise<string[]> {
+  const inherited = Object.entries(process.env).filter(
+    (entry): entry is [string, string] => entry[1] !== undefined,
+  );
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [...args],
     cwd: ROOT,
+    env: { ...Object.fromEntries(inherited), ...env },
     stderr: "pipe",
   });
   let stderr = "";

@@ -3,11 +3,13 @@
  * TypeScript run here: each has a known kind (block-kinds.ts) and valid
  * directives; shell blocks are checked or run (shell-blocks.ts), JSON parsed
  * and validated (json-configs.ts), text and diagrams checked; a block that
- * mirrors a tested file is exactly what that file marks.
+ * mirrors a tested file is exactly what that file marks; a block another
+ * suite reads and runs (`tested-by=<test file>`) names a test that reads its
+ * document.
  */
 
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { ensureBuilt } from "../support/cli.ts";
@@ -18,6 +20,7 @@ import { allCodeBlocks, type CodeBlock, markedLines, ROOT, where } from "./markd
 import { checkServer } from "./mcp-server.ts";
 import {
   commandKind,
+  invocation,
   projectCommandProblem,
   type ShellCommand,
   shellCommands,
@@ -42,8 +45,8 @@ describe("every block", () => {
   test("uses only the directives its kind reads", () => {
     const allowed: Record<string, readonly string[]> = {
       ts: ["setup", "continues", "mirrors", "serves"],
-      sh: ["exit"],
-      json: ["config"],
+      sh: ["exit", "tested-by"],
+      json: ["config", "tested-by"],
     };
     const misplaced = blocks.flatMap((block) =>
       Object.keys(block.directives)
@@ -54,22 +57,58 @@ describe("every block", () => {
   });
 });
 
+const TESTS = /\.(test|interop)\.ts$/;
+
+/** Whether a file is loaded by name by another tracked file (a test, an example a suite runs) or an npm script. */
+function loadedByName(): (file: string) => boolean {
+  const tracked = spawnSync("git", ["ls-files", "*.ts", "*.mjs"], { cwd: ROOT, encoding: "utf8" })
+    .stdout.split("\n")
+    .filter(Boolean);
+  const texts = new Map(tracked.map((file) => [file, readFileSync(join(ROOT, file), "utf8")]));
+  const scripts = readFileSync(join(ROOT, "package.json"), "utf8");
+  return (file) => {
+    const name = `${file.replace(/^.*\//, "").replace(/\.ts$/, "")}.`;
+    return (
+      scripts.includes(name) ||
+      [...texts].some(([other, text]) => other !== file && text.includes(name))
+    );
+  };
+}
+
 describe("mirrored blocks are exactly the lines their tested file marks", () => {
   const mirrored = blocks.filter((block) => block.directives.mirrors !== undefined);
+  const runs = loadedByName();
   test("the documents mirror tested files", () => {
     expect(mirrored.length).toBeGreaterThan(0);
   });
   test.each(named(mirrored))("%s", (_, block) => {
     const file = block.directives.mirrors ?? "";
-    expect(file, "mirror a test or interop file, which runs it").toMatch(/\.(test|interop)\.ts$/);
-    expect(existsSync(join(ROOT, file))).toBe(true);
+    expect(existsSync(join(ROOT, file)), `${file} exists`).toBe(true);
+    expect(
+      TESTS.test(file) || runs(file),
+      `${file}: mirror a test or interop file, or a file a test, an example a suite runs, or an npm script loads`,
+    ).toBe(true);
     expect(block.text).toBe(markedLines(file));
   });
 });
 
-/** Runs a command line with bash from the root, `toolbound` being the built executable. */
+describe("blocks another suite runs name a test that reads their document", () => {
+  const elsewhere = blocks.filter((block) => block.directives["tested-by"] !== undefined);
+  test.each(named(elsewhere))("%s", (_, block) => {
+    const file = block.directives["tested-by"] ?? "";
+    expect(file).toMatch(TESTS);
+    expect(existsSync(join(ROOT, file)), `${file} exists`).toBe(true);
+    expect(readFileSync(join(ROOT, file), "utf8")).toContain(block.doc);
+  });
+});
+
+/** Runs a command line with bash from the root, `toolbound` (and `npx toolbound`) being the built executable. */
 function runLine(line: string): { code: number | null; output: string } {
-  const script = `toolbound() { node "$TOOLBOUND_BIN" "$@"; }\n{ ${line}\n} 2>&1`;
+  const script = [
+    'toolbound() { node "$TOOLBOUND_BIN" "$@"; }',
+    'npx() { if [ "$1" = toolbound ]; then shift; toolbound "$@"; else command npx "$@"; fi; }',
+    `{ ${line}\n} 2>&1`,
+  ].join("\n");
   const result = spawnSync("bash", ["-c", script], {
     cwd: ROOT,
     encoding: "utf8",
@@ -81,7 +120,7 @@ function runLine(line: string): { code: number | null; output: string } {
 }
 
 describe("shell blocks", () => {
-  const shell = ofLang("sh");
+  const shell = ofLang("sh").filter((block) => block.directives["tested-by"] === undefined);
   const commands = shell.flatMap((block) =>
     shellCommands(block).map((command) => [command.origin, block, command] as const),
   );
@@ -110,8 +149,11 @@ describe("shell blocks", () => {
         const problems = simpleCommands(command.line).map(projectCommandProblem);
         expect(problems.filter((problem) => problem !== undefined)).toEqual([]);
       } else if (kind === "mcp") {
-        const [, ...args] = shellWords(command.line);
-        expect(await checkServer([join(ROOT, "dist/src/cli/main.js"), ...args])).not.toEqual([]);
+        const { env, words } = invocation(shellWords(command.line));
+        const [, ...args] = words;
+        expect(await checkServer([join(ROOT, "dist/src/cli/main.js"), ...args], env)).not.toEqual(
+          [],
+        );
       } else if (kind === "run") {
         const { code, output } = runLine(command.line);
         expect(code, output).toBe(Number(block.directives.exit ?? 0));
@@ -128,7 +170,7 @@ describe("shell blocks", () => {
 });
 
 describe("JSON blocks parse, and configurations are valid", () => {
-  const json = ofLang("json");
+  const json = ofLang("json").filter((block) => block.directives["tested-by"] === undefined);
   beforeAll(ensureBuilt, 180_000);
   test.each(named(json))(
     "%s",

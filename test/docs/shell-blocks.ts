@@ -13,6 +13,9 @@
  * - `toolbound mcp …`: started under the official MCP client instead, which
  *   lists its Tools and calls one.
  *
+ * A command may start with environment assignments (`NAME=value`), and
+ * `npx toolbound` is the built `toolbound`, as in a user's install.
+ *
  * Other comment lines are prose. Any other command fails the test: extend
  * this file rather than leave a command unchecked.
  */
@@ -102,14 +105,30 @@ export function shellWords(line: string): string[] {
   return words;
 }
 
-/** The simple commands of a line (split at `|`, `||`, `&&` and `;`), each as its words. */
+/** A simple command's environment assignments, and its words with `npx toolbound` read as `toolbound`. */
+export function invocation(words: readonly string[]): {
+  env: Record<string, string>;
+  words: string[];
+} {
+  const env: Record<string, string> = {};
+  let index = 0;
+  for (; index < words.length; index += 1) {
+    const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(words[index] ?? "");
+    if (assignment === null) break;
+    env[assignment[1] ?? ""] = assignment[2] ?? "";
+  }
+  const rest = words.slice(index);
+  return { env, words: rest[0] === "npx" && rest[1] === "toolbound" ? rest.slice(1) : rest };
+}
+
+/** The simple commands of a line (split at `|`, `||`, `&&` and `;`), each as its words, without its environment assignments. */
 export function simpleCommands(line: string): string[][] {
   const commands: string[][] = [[]];
   for (const word of shellWords(line)) {
     if (["|", "||", "&&", ";"].includes(word)) commands.push([]);
     else commands.at(-1)?.push(word);
   }
-  return commands.filter((words) => words.length > 0);
+  return commands.filter((words) => words.length > 0).map((words) => invocation(words).words);
 }
 
 const NPM_BUILTINS = new Set(["ci", "install", "i"]);

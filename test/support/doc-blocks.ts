@@ -40,7 +40,7 @@ export function docBlocks(path: string): DocBlock[] {
 }
 
 /**
- * The lines of an example file between `// docs:begin` and `// docs:end`,
+ * The lines of an example file between `// doc:begin` and `// doc:end`,
  * as the guide shows them: importing the package where the file imports
  * the sources.
  *
@@ -49,11 +49,11 @@ export function docBlocks(path: string): DocBlock[] {
  */
 export function docRegion(path: string): string {
   const source = readFileSync(new URL(path, ROOT_URL), "utf8");
-  const begin = source.indexOf("\n// docs:begin\n");
-  const end = source.indexOf("\n// docs:end\n", begin + 1);
+  const begin = source.indexOf("\n// doc:begin\n");
+  const end = source.indexOf("\n// doc:end\n", begin + 1);
   if (begin === -1 || end === -1) throw new Error(`${path} marks no docs region`);
   return source
-    .slice(begin + "\n// docs:begin\n".length, end)
+    .slice(begin + "\n// doc:begin\n".length, end)
     .replaceAll('"../course/src/index.ts"', '"toolbound"')
     .replaceAll('"../src/mcp/index.ts"', '"toolbound/mcp"')
     .trimEnd();
