@@ -1,5 +1,5 @@
 /**
- * For the README's coding-agent configuration: its other Tools (`readFile`,
+ * For the documentation's coding-agent configuration: its other Tools (`readFile`,
  * `search`), the sandbox its shell Tool runs commands in (here, one that
  * answers every command with a 2,000-line build log of 113,999 characters),
  * and the model's call for a build.

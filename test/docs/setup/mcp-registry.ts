@@ -1,5 +1,5 @@
 /**
- * For the README's MCP server with call options: the registry it serves and
+ * For the documentation's MCP server with call options: the registry it serves and
  * the artifact store its spill hook hands full outputs to. The block runs as
  * a process of its own, so this file imports packages only.
  */

@@ -1,5 +1,5 @@
 /**
- * For the README's MCP server: the Tools it serves. The block runs as a
+ * For the documentation's MCP server: the Tools it serves. The block runs as a
  * process of its own, so this file imports packages only.
  */
 import { defineTool } from "toolbound";

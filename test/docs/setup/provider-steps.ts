@@ -1,5 +1,5 @@
 /**
- * For the README's provider round trip: the example Tools, a run, each
+ * For the documentation's provider round trip: the example Tools, a run, each
  * provider's conversation so far, and the clients the second block uses.
  * The network is scripted: `new OpenAI()` sends through the global `fetch`
  * (put back after the run), the other clients through their own.

@@ -1,5 +1,5 @@
 /**
- * For the README's Tool round: the example Tools, a model turn asking for
+ * For the documentation's Tool round: the example Tools, a model turn asking for
  * two of them, the run, and a log its event listener writes to.
  */
 import { ToolRegistry } from "toolbound";

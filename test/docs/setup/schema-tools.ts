@@ -1,5 +1,5 @@
 /**
- * For the README's schema examples: the file read their `read_file` Tool
+ * For the documentation's schema examples: the file read their `read_file` Tool
  * performs, and a call and a signal to run it with.
  */
 import { readFile as readText } from "node:fs/promises";

@@ -1,5 +1,5 @@
 /**
- * For README's first output-budget sketch: the Tools it registers
+ * For the documentation's first output-budget sketch: the Tools it registers
  * (`readFile`, and `runTestsDefinition`, which it redefines with its own
  * `truncate`), the folder its spill hook writes to, and the call it runs.
  */
