@@ -1,6 +1,6 @@
 /**
- * The OpenTelemetry Node SDK in ten lines, as `docs/observability.md` and the
- * README show it: the SDK takes its exporters, endpoint and service name from
+ * The OpenTelemetry Node SDK in ten lines, as `docs/observability.md` shows
+ * it: the SDK takes its exporters, endpoint and service name from
  * the standard `OTEL_*` environment variables, and every call through the
  * instrumented registry is a span. Built with the package
  * (`dist/examples/otel-setup.js`) and run by the tests against an OTLP
