@@ -111,8 +111,10 @@ function referenceProblem(reference: string): string | undefined {
     if (regExpTest(bracket, point)) return "the spill reference contains a bracket";
     index = end - 1;
   }
-  // Blank: nothing but white space and characters that are not drawn (default ignorable).
-  const blank = sealedRegExp(/^[\p{White_Space}\p{Default_Ignorable_Code_Point}]*$/u);
+  // Blank: nothing a reader sees. White space, characters that are not drawn (default
+  // ignorable), combining marks (with nothing to sit on, a mark alone draws no name) and the
+  // braille blank U+2800 (a symbol, not white space, that renders as an empty cell).
+  const blank = sealedRegExp(/^[\p{White_Space}\p{Default_Ignorable_Code_Point}\p{M}\u2800]*$/u);
   return regExpTest(blank, reference) ? "the spill reference is blank" : undefined;
 }
 

@@ -126,7 +126,7 @@ describe("surrogates: pairs are characters, a half alone is refused", () => {
   });
 });
 
-describe("blank: nothing but white space and default-ignorable characters", () => {
+describe("blank: nothing but white space, default-ignorable characters, combining marks and the braille blank", () => {
   test.each([
     ["spaces", "   "],
     ["no-break spaces (U+00A0)", "\u00a0\u00a0"],
@@ -138,6 +138,10 @@ describe("blank: nothing but white space and default-ignorable characters", () =
     ["a combining grapheme joiner (U+034F)", "\u034f"],
     ["a variation selector (U+FE0F)", "\ufe0f"],
     ["white space and a variation selector", " \ufe0f "],
+    ["braille pattern blanks (U+2800)", "\u2800\u2800"],
+    ["a lone combining acute accent (U+0301)", "\u0301"],
+    ["an enclosing circle (U+20DD) after a space", " \u20dd"],
+    ["a spacing combining mark (U+0903)", "\u0903"],
   ])("%s is blank", async (_label, reference) => {
     expect(await named(reference)).toEqual({ named: false, messages: [BLANK] });
   });
@@ -152,6 +156,8 @@ describe("what is named", () => {
     ["letters of other scripts and a pair", "出力-données-😀.txt"],
     ["punctuation that is not a bracket", "a-b_c.d:e,f;g!h?i'j\"k<l>m"],
     ["a superscript next to the format block", "a\u2070b"],
+    ["a letter with a combining accent", "e\u0301.txt"],
+    ["a braille letter after a braille blank", "\u2800\u2801"],
   ])("%s", async (_label, reference) => {
     expect(await named(reference)).toEqual({ named: true, messages: [] });
   });
