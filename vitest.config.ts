@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { docBlocks } from "./test/docs/vite-plugin.ts";
 
 const setupFiles = ["./test/setup/fail-on-unhandled.ts"];
 
@@ -7,6 +8,8 @@ export default defineConfig({
   test: {
     projects: [
       {
+        // The documentation's ```ts blocks, served as modules; `toolbound` resolves to the sources.
+        plugins: [docBlocks()],
         test: {
           name: "toolbound",
           include: ["course/test/**/*.test.ts", "src/**/*.test.ts", "test/**/*.test.ts"],

@@ -2,11 +2,11 @@
  * docs/mcp.md's opening example, run by src/mcp/docs-examples.test.ts: the
  * example Tools served over Streamable HTTP with a bearer token, and the
  * same server's Tools taken back behind the boundary with fromMcpClient.
- * The lines between `// docs:begin` and `// docs:end` are the guide's first
+ * The lines between `// doc:begin` and `// doc:end` are the guide's first
  * block (which imports the package where this file imports the sources).
  */
 
-// docs:begin
+// doc:begin
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { executeToolCall, ToolRegistry } from "../course/src/index.ts";
@@ -37,6 +37,6 @@ console.log(result.content); // {"sum":42}: the remote server's text, as it wrot
 await client.close();
 await server.close();
 
-// docs:end
+// doc:end
 
 export { registry, result };

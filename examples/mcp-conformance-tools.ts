@@ -114,7 +114,7 @@ export const errorHandling = defineTool({
 });
 
 /** `test_tool_with_progress` (scenario tools-call-with-progress): 0, 50 and 100 of 100, 50 ms apart. */
-// docs:begin
+// doc:begin
 export const withProgress = defineTool({
   name: "test_tool_with_progress",
   description: "Report progress three times while working for about 100 ms.",
@@ -129,7 +129,7 @@ export const withProgress = defineTool({
     return "Progress reported: 0, 50 and 100 of 100.";
   },
 });
-// docs:end
+// doc:end
 
 /** `test_tool_with_logging` (scenario tools-call-with-logging): three info lines, 50 ms apart. */
 export const withLogging = defineTool({

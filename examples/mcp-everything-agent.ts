@@ -3,10 +3,10 @@
  * npx, over stdio) into a ToolRegistry with one call; run by the interop
  * suite (`npm run test:mcp-servers`, from test/mcp-servers, where npx finds
  * the server installed from that suite's lockfile). The lines between
- * `// docs:begin` and `// docs:end` are the guide's block.
+ * `// doc:begin` and `// doc:end` are the guide's block.
  */
 
-// docs:begin
+// doc:begin
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -43,6 +43,6 @@ const registry = new ToolRegistry(everything.tools, {
   },
 });
 
-// docs:end
+// doc:end
 
 export { client, registry, spillDir };

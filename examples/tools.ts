@@ -1,5 +1,5 @@
 /**
- * Example Tools used by the demo, the README and the command line: a default
+ * Example Tools used by the demo, the guides and the command line: a default
  * export of Tool definitions (what `toolbound call|list|mcp <module>` loads).
  */
 

@@ -6,7 +6,7 @@
  * Tool hands its idempotency key to the payments API, so it refunds once.
  */
 
-// docs:begin
+// doc:begin
 import * as restate from "@restatedev/restate-sdk";
 import {
   type CourseToolCall,
@@ -83,4 +83,4 @@ export const agent = restate.service({
   },
   options: { retryPolicy: { initialInterval: 100, maxInterval: 1_000 } },
 });
-// docs:end
+// doc:end

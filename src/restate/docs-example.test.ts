@@ -1,7 +1,7 @@
 /**
  * docs/durable.md opens with the durable agent: its first `ts` block must be
  * exactly the lines of examples/durable-agent/agent-service.ts between
- * `// docs:begin` and `// docs:end`, which the durable suite runs, except
+ * `// doc:begin` and `// doc:end`, which the durable suite runs, except
  * that the doc imports the package where the example imports the sources.
  */
 import { readFileSync } from "node:fs";
@@ -17,11 +17,11 @@ test("the guide's first block is the example the durable suite runs", () => {
   const block = doc.slice(open + "\n```ts\n".length, close);
 
   const source = read("../../examples/durable-agent/agent-service.ts");
-  const begin = source.indexOf("// docs:begin\n");
-  const end = source.indexOf("// docs:end");
+  const begin = source.indexOf("// doc:begin\n");
+  const end = source.indexOf("// doc:end");
   expect(begin).toBeGreaterThan(-1);
   const marked = source
-    .slice(begin + "// docs:begin\n".length, end)
+    .slice(begin + "// doc:begin\n".length, end)
     .replace('"../../course/src/index.ts"', '"toolbound"')
     .replace('"../../src/restate/index.ts"', '"toolbound/restate"')
     .trimEnd();

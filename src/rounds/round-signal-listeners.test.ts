@@ -1,5 +1,5 @@
 /**
- * What the README says of a round's signal: every Tool of a round is handed
+ * What docs/rounds.md says of a round's signal: every Tool of a round is handed
  * the same one, so eleven Tools in flight that each listen on it make Node.js
  * warn (nothing breaks), while Tools that listen on a signal of their own,
  * `AbortSignal.any([signal])`, add no listener to it and make no warning.

@@ -11,7 +11,7 @@
  *   `validate`) still refuses what a value shows (depth, length, non-finite
  *   numbers, lone surrogates, non-objects) with `TOOL_ARGUMENTS_INVALID`;
  *   what only the text shows (a duplicate key, a number a double cannot hold)
- *   is decided by the SDK's `JSON.parse`, as the README says.
+ *   is decided by the SDK's `JSON.parse`, as docs/frameworks.md says.
  */
 
 import type { ToolSet } from "ai";

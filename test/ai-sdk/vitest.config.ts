@@ -10,7 +10,7 @@ export default defineConfig({
     // at this folder's install, the same copy the tests import.
     alias: [
       { find: /^ai$/, replacement: here("./node_modules/ai/dist/index.js") },
-      // The README's example imports the package by name: its sources, as a user's install would.
+      // The documentation's example imports the package by name: its sources, as a user's install would.
       { find: /^toolbound$/, replacement: here("../../course/src/index.ts") },
       { find: /^toolbound\/ai-sdk$/, replacement: here("../../src/ai-sdk/index.ts") },
     ],

@@ -1,26 +1,15 @@
 /**
  * The example that opens `docs/output.md`, compiled and run: a file read as
  * text and a screenshot returned as an image, through `executeToolCall` and
- * on to Anthropic's next request. The doc's first `ts` block must be exactly
- * the lines marked below.
+ * on to Anthropic's next request. The doc's first `ts` block mirrors this
+ * file: it must be exactly the lines marked below.
  */
 import { readFile } from "node:fs/promises";
 import { describe, expect, test } from "vitest";
 import { defineTool, executeToolCall, ToolRegistry, toolContent } from "../../course/src/index.ts";
 import { toToolResultMessages } from "../../src/providers/index.ts";
-import { markedExample } from "../setup/readme-example.ts";
+import { mirroredExample } from "../setup/doc-example.ts";
 import { PNG_1X1, PNG_1X1_BASE64 } from "../support/parts.ts";
-
-const DOC = new URL("../../docs/output.md", import.meta.url);
-
-/** The first ```ts block of the doc. */
-async function firstBlock(): Promise<string> {
-  const text = await readFile(DOC, "utf8");
-  const open = text.indexOf("\n```ts\n");
-  const close = text.indexOf("\n```\n", open + 1);
-  if (open === -1 || close === -1) throw new Error("docs/output.md has no ts block");
-  return text.slice(open + "\n```ts\n".length, close);
-}
 
 /** Stands in for a screen grab: a 1x1 PNG. */
 const captureScreen = async (): Promise<Uint8Array> => PNG_1X1;
@@ -28,7 +17,7 @@ const captureScreen = async (): Promise<Uint8Array> => PNG_1X1;
 async function example() {
   const signal = new AbortController().signal;
   const messages: unknown[] = [];
-  // README:begin
+  // doc:begin
   const readTextFile = defineTool({
     name: "read_file",
     description: "Read a UTF-8 text file.",
@@ -71,13 +60,14 @@ async function example() {
   // shot.parts: [{ type: "text", text: "The screen:" }, { type: "image", data: "iVBORw0K…", mimeType: "image/png" }]
 
   messages.push(...toToolResultMessages("anthropic", [file, shot]));
-  // README:end
+  // doc:end
   return { file, shot, messages };
 }
 
 describe("docs/output.md", () => {
-  test("opens with the example below, exactly", async () => {
-    expect(await firstBlock()).toBe(markedExample(new URL(import.meta.url)));
+  test("opens with the example below, exactly", () => {
+    const { shown, marked } = mirroredExample(new URL(import.meta.url));
+    expect(shown).toBe(marked);
   });
 
   test("the example does what its comments say", async () => {

@@ -13,7 +13,7 @@ export default defineConfig({
         find: /^@openai\/agents-core$/,
         replacement: here("./node_modules/@openai/agents-core/dist/index.mjs"),
       },
-      // The README's example imports the package by name: its sources, as a user's install would.
+      // The documentation's example imports the package by name: its sources, as a user's install would.
       { find: /^toolbound$/, replacement: here("../../course/src/index.ts") },
       { find: /^toolbound\/openai-agents$/, replacement: here("../../src/openai-agents/index.ts") },
     ],

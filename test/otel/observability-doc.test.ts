@@ -1,47 +1,35 @@
 /**
- * `docs/observability.md` and the README's Observability section: their code
- * blocks are exactly the marked lines of files the tests compile and run. The
+ * `docs/observability.md`: its code blocks are exactly the marked lines of
+ * files the tests compile and run. The
  * ten-line Node SDK set-up (`examples/otel-setup.ts`) is built with the
  * package and run as a user runs it, against an OTLP receiver on loopback; the
  * redaction example records redacted content.
  */
 
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { metrics, trace } from "@opentelemetry/api";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { executeToolCall } from "../../course/src/index.ts";
-import { markedExample, readmeBlock } from "../setup/readme-example.ts";
+import { mirroredExample } from "../setup/doc-example.ts";
 import { ensureBuilt, ROOT } from "../support/cli.ts";
 import { createTelemetry } from "../support/otel.ts";
 import { outcomeTools, toolCall } from "../support/otel-tools.ts";
 import { attribute, type OtlpReceiver, startOtlpReceiver } from "../support/otlp-receiver.ts";
 import { redactedRegistry } from "./redaction-example.ts";
 
-const DOC = join(ROOT, "docs/observability.md");
 const SETUP = new URL("../../examples/otel-setup.ts", import.meta.url);
 
-/** The `ts` code blocks of a Markdown file, in order. */
-function tsBlocks(file: string): string[] {
-  const text = readFileSync(file, "utf8");
-  return [...text.matchAll(/\n```ts\n([\s\S]*?)\n```\n/g)].map((match) => match[1] as string);
-}
-
-describe("the doc's and the README's code", () => {
-  test("the doc opens with the ten-line set-up, the README shows it too, both exactly the example's lines", () => {
-    const setup = markedExample(SETUP);
-    expect(setup.split("\n").filter((line) => line.trim() !== "")).toHaveLength(10);
-    const blocks = tsBlocks(DOC);
-    expect(blocks).toHaveLength(2);
-    expect(blocks[0]).toBe(setup);
-    expect(readmeBlock("### Observability (`toolbound/otel`)")).toBe(setup);
+describe("the doc's code", () => {
+  test("the ten-line set-up is exactly the example's lines", () => {
+    const { shown, marked } = mirroredExample(SETUP);
+    expect(marked.split("\n").filter((line) => line.trim() !== "")).toHaveLength(10);
+    expect(shown).toBe(marked);
   });
 
   test("the redaction block is exactly the redaction example's lines", () => {
-    expect(tsBlocks(DOC)[1]).toBe(
-      markedExample(new URL("./redaction-example.ts", import.meta.url)),
-    );
+    const { shown, marked } = mirroredExample(new URL("./redaction-example.ts", import.meta.url));
+    expect(shown).toBe(marked);
   });
 });
 

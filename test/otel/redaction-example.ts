@@ -9,13 +9,13 @@ import { instrumentRegistry } from "../../src/otel/index.ts";
 
 /** Instruments `registry` as the doc's redaction example does. */
 export function redactedRegistry(registry: ToolRegistry): ToolRegistry {
-  // README:begin
+  // doc:begin
   const traced = instrumentRegistry(registry, {
     captureContent: true,
     maxCaptureCharacters: 1_000,
     redact: (content, { kind }) =>
       kind === "arguments" ? { ...(content as object), apiKey: "[redacted]" } : content,
   });
-  // README:end
+  // doc:end
   return traced;
 }

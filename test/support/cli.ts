@@ -19,7 +19,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll } from "vitest";
 
-/** The repository root (this file sits in `src/cli`). */
+/** The repository root (this file sits in `test/support`). */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 /** The built executable, as `package.json` `bin` names it. */
 export const BINARY = join(ROOT, "dist/src/cli/main.js");

@@ -1,7 +1,6 @@
 /**
  * Test support: the fenced code blocks of a guide under docs/, each with
- * the `<!-- tested: … -->` label above it that says which test covers it,
- * and the marked region of an example file, as a guide shows it.
+ * the `<!-- tested: … -->` label above it that a test finds it by.
  */
 
 import { readFileSync } from "node:fs";
@@ -37,24 +36,4 @@ export function docBlocks(path: string): DocBlock[] {
     index = end;
   }
   return blocks;
-}
-
-/**
- * The lines of an example file between `// docs:begin` and `// docs:end`,
- * as the guide shows them: importing the package where the file imports
- * the sources.
- *
- * @example
- * docRegion("examples/mcp-both-ways.ts");
- */
-export function docRegion(path: string): string {
-  const source = readFileSync(new URL(path, ROOT_URL), "utf8");
-  const begin = source.indexOf("\n// docs:begin\n");
-  const end = source.indexOf("\n// docs:end\n", begin + 1);
-  if (begin === -1 || end === -1) throw new Error(`${path} marks no docs region`);
-  return source
-    .slice(begin + "\n// docs:begin\n".length, end)
-    .replaceAll('"../course/src/index.ts"', '"toolbound"')
-    .replaceAll('"../src/mcp/index.ts"', '"toolbound/mcp"')
-    .trimEnd();
 }

@@ -1,25 +1,25 @@
 /**
- * The README's OpenAI Agents example, compiled by `tsc` against
+ * The documentation's OpenAI Agents example, compiled by `tsc` against
  * `@openai/agents` 0.20.0 and run as written: `new OpenAI()` talks to a
  * stand-in `fetch` that answers the Responses API, so the test reads the very
- * requests the model would receive. The README must show exactly the marked
- * lines.
+ * requests the model would receive. The block that mirrors this file must
+ * show exactly the marked lines.
  */
 
-// The README's imports first, as the README shows them (import sorting is off for this file).
-// README:begin
+// The example's imports first, as the documentation shows them (import sorting is off for this file).
+// doc:begin
 import { Agent, OpenAIResponsesModel, run } from "@openai/agents";
 import OpenAI from "openai";
 import { ToolRegistry } from "toolbound";
 import { repairOpenAIAgentsModel, toOpenAIAgentsTools } from "toolbound/openai-agents";
-// README:end
+// doc:end
 import { setTracingDisabled } from "@openai/agents";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import type { ToolDefinition } from "../../course/src/index.ts";
-import { markedExample, readmeBlock, readmeTools } from "../setup/readme-example.ts";
+import { mirroredExample, readmeTools } from "../setup/doc-example.ts";
 
 async function example(echo: ToolDefinition, add: ToolDefinition) {
-  // README:begin
+  // doc:begin
   const registry = new ToolRegistry([echo, add]);
   const tools = await toOpenAIAgentsTools(registry, { timeoutMs: 5_000 });
   const agent = new Agent({
@@ -29,7 +29,7 @@ async function example(echo: ToolDefinition, add: ToolDefinition) {
     tools,
   });
   const result = await run(agent, "Add 20 and 22.");
-  // README:end
+  // doc:end
   return result;
 }
 
@@ -86,7 +86,7 @@ function answerWith(answers: unknown[]) {
   return bodies;
 }
 
-describe("the README's OpenAI Agents example", () => {
+describe("the documentation's OpenAI Agents example", () => {
   beforeEach(() => {
     setTracingDisabled(true);
     vi.stubEnv("OPENAI_API_KEY", "test-key");
@@ -96,10 +96,9 @@ describe("the README's OpenAI Agents example", () => {
     vi.unstubAllEnvs();
   });
 
-  test("is the README's text, line for line", () => {
-    expect(readmeBlock("### Using it with OpenAI Agents (`toolbound/openai-agents`)")).toBe(
-      markedExample(new URL(import.meta.url)),
-    );
+  test("is the documentation's text, line for line", () => {
+    const { shown, marked } = mirroredExample(new URL(import.meta.url));
+    expect(shown).toBe(marked);
   });
 
   test("runs: the model reads 42 for add, and our reason for a broken call, never its text", async () => {

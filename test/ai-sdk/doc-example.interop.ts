@@ -1,20 +1,20 @@
 /**
- * The README's AI SDK example, compiled by `tsc` against `ai` 7.0.173 and run
- * in `generateText` with the SDK's mock model; the README must show exactly
- * the marked lines.
+ * The documentation's AI SDK example, compiled by `tsc` against `ai` 7.0.173
+ * and run in `generateText` with the SDK's mock model; the block that mirrors
+ * this file must show exactly the marked lines.
  */
 
-// The README's imports first, as the README shows them (import sorting is off for this file).
-// README:begin
+// The example's imports first, as the documentation shows them (import sorting is off for this file).
+// doc:begin
 import { generateText, isStepCount } from "ai";
 import { ToolRegistry } from "toolbound";
 import { repairAiSdkModel, repairAiSdkToolCall, toAiSdkTools } from "toolbound/ai-sdk";
-// README:end
+// doc:end
 import type { LanguageModel } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, test } from "vitest";
 import type { ToolDefinition } from "../../course/src/index.ts";
-import { markedExample, readmeBlock, readmeTools } from "../setup/readme-example.ts";
+import { mirroredExample, readmeTools } from "../setup/doc-example.ts";
 import { call, generateTurn, toolOutputs } from "./support/scripted-model.ts";
 
 async function example(
@@ -22,7 +22,7 @@ async function example(
   echo: ToolDefinition,
   add: ToolDefinition,
 ) {
-  // README:begin
+  // doc:begin
   const registry = new ToolRegistry([echo, add]);
   const tools = await toAiSdkTools(registry, { timeoutMs: 5_000 });
   const result = await generateText({
@@ -32,15 +32,14 @@ async function example(
     stopWhen: isStepCount(5),
     prompt: "Add 20 and 22.",
   });
-  // README:end
+  // doc:end
   return result;
 }
 
-describe("the README's AI SDK example", () => {
-  test("is the README's text, line for line", () => {
-    expect(readmeBlock("### Using it with the AI SDK (`toolbound/ai-sdk`)")).toBe(
-      markedExample(new URL(import.meta.url)),
-    );
+describe("the documentation's AI SDK example", () => {
+  test("is the documentation's text, line for line", () => {
+    const { shown, marked } = mirroredExample(new URL(import.meta.url));
+    expect(shown).toBe(marked);
   });
 
   test("runs: the model asks for add, reads 42, and a broken call is answered by our parser", async () => {
