@@ -71,23 +71,34 @@ describe("text at the cap", () => {
     }
   });
 
-  test("a text part that exactly fills the room beside the marker is kept whole; the marker follows it alone", async () => {
-    // The cap's room is 1,025 (the first line has no feed); the image line and its feed take 29,
-    // the widest marker ("[Tool output truncated: 995 of 995 characters kept]", 51) and its feed
-    // 52: 944 are left, so 943 characters and a feed fill them, and the next part gets none.
-    const first = "a".repeat(943);
-    const result = await run(
-      toolContent([{ type: "text", text: first }, { type: "text", text: "b".repeat(52) }, image]),
-      { maxCharacters: 1_024 },
-    );
-    const marker = "[Tool output truncated: 943 of 995 characters kept]";
-    expect(result.content).toBe(`${first}\n${marker}\n${IMAGE_LINE}`);
-    expect(result.parts?.map((part) => (part.type === "text" ? part.text : part.type))).toEqual([
-      first,
-      marker,
-      "image",
-    ]);
-  });
+  test.each([
+    ["another text part", ["b".repeat(52)]],
+    ["an empty text part, then another", ["", "b".repeat(52)]],
+  ])(
+    "a text part that exactly fills the room beside the marker is kept whole; the marker follows it alone, before %s",
+    async (_label, rest) => {
+      // The cap's room is 1,025 (the first line has no feed); the image line and its feed take 29,
+      // the widest marker ("[Tool output truncated: 995 of 995 characters kept]", 51) and its feed
+      // 52: 944 are left, so 943 characters and a feed fill them, and the next part (even an empty
+      // one, which still needs its feed) gets none.
+      const first = "a".repeat(943);
+      const result = await run(
+        toolContent([
+          { type: "text", text: first },
+          ...rest.map((text) => ({ type: "text" as const, text })),
+          image,
+        ]),
+        { maxCharacters: 1_024 },
+      );
+      const marker = "[Tool output truncated: 943 of 995 characters kept]";
+      expect(result.content).toBe(`${first}\n${marker}\n${IMAGE_LINE}`);
+      expect(result.parts?.map((part) => (part.type === "text" ? part.text : part.type))).toEqual([
+        first,
+        marker,
+        "image",
+      ]);
+    },
+  );
 });
 
 describe("part lines at a step of the line budget", () => {
