@@ -160,6 +160,29 @@ describe("a freshly loaded core", () => {
     expect(result.content).toBe(`[image omitted: ${shown} is not a supported image type]`);
   });
 
+  test("keeps its integer division: part lines are bounded by maxCharacters", async () => {
+    const png = Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+      "base64",
+    );
+    const registry = workRegistry(core, async () =>
+      core.toolContent(
+        Array.from({ length: 10 }, () => ({
+          type: "image" as const,
+          data: Uint8Array.from(png),
+          mimeType: "image/png",
+        })),
+      ),
+    );
+    const result = await core.executeToolCall(registry, call, new AbortController().signal, {
+      outputBudget: { maxCharacters: 1_024 },
+    });
+    expect(result.parts).toHaveLength(5);
+    expect(result.content.split("\n").at(-1)).toBe(
+      "[6 more parts omitted: no room for more part lines in 1024 characters]",
+    );
+  });
+
   test("keeps its observer warning's name", async () => {
     const internal = await import("../../src/internal.ts");
     expect(internal.CALL_OBSERVER_WARNING).toBe("ToolCallObserverWarning");
