@@ -36,6 +36,23 @@ describe("checkBase64 refuses what is not strict base64", () => {
   });
 
   test.each([
+    ["\u007f", "DEL, the last ASCII code"],
+    ["\u0080", "the first code past ASCII"],
+    ["\u00ff", "the last Latin-1 code"],
+    ["\u0100", "the first code past Latin-1"],
+  ])("refuses %j (%s) wherever it stands", (char) => {
+    for (const [text, position] of [
+      [`${char}GVs`, 1],
+      [`aGV${char}`, 4],
+      [`aG${char}=`, 3],
+    ] as const) {
+      const reason = `character ${position} is not in the base64 alphabet`;
+      expect(scanBase64(text)).toEqual({ ok: false, reason });
+      expect(checkBase64(text)).toEqual({ ok: false, reason });
+    }
+  });
+
+  test.each([
     ["", 0],
     ["aA==", 1],
     ["aGk=", 2],

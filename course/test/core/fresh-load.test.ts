@@ -135,6 +135,80 @@ describe("a freshly loaded core", () => {
     expect(warnings.map((warning) => warning.name)).toEqual(["ToolOutputSpillWarning"]);
   });
 
+  test("keeps its part MIME types, by kind", () => {
+    expect(core.TOOL_CONTENT_MIME_TYPES).toEqual({
+      image: ["image/png", "image/jpeg", "image/gif", "image/webp"],
+      audio: ["audio/wav", "audio/mpeg", "audio/ogg", "audio/flac"],
+      file: ["application/pdf", "text/plain"],
+    });
+  });
+
+  test.each([
+    ["image/bmp", "image/bmp"],
+    ["x-a.b+c/y-1", "x-a.b+c/y-1"],
+    // Not lower-case from its first character to its last: not repeated to the model.
+    ["Image/bmp", "its MIME type"],
+    ["image/bmpX", "its MIME type"],
+    [`${"a".repeat(31)}/${"b".repeat(31)}`, `${"a".repeat(31)}/${"b".repeat(31)}`],
+    [`${"a".repeat(32)}/png`, "its MIME type"],
+    [`png/${"b".repeat(32)}`, "its MIME type"],
+  ])("keeps its pattern of MIME types a line may repeat: %s", async (mimeType, shown) => {
+    const registry = workRegistry(core, async () =>
+      core.toolContent([{ type: "image", data: new Uint8Array([1]), mimeType }]),
+    );
+    const result = await core.executeToolCall(registry, call, new AbortController().signal);
+    expect(result.content).toBe(`[image omitted: ${shown} is not a supported image type]`);
+  });
+
+  test("keeps its integer division: part lines are bounded by maxCharacters", async () => {
+    const png = Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+      "base64",
+    );
+    const registry = workRegistry(core, async () =>
+      core.toolContent(
+        Array.from({ length: 10 }, () => ({
+          type: "image" as const,
+          data: Uint8Array.from(png),
+          mimeType: "image/png",
+        })),
+      ),
+    );
+    const result = await core.executeToolCall(registry, call, new AbortController().signal, {
+      outputBudget: { maxCharacters: 1_024 },
+    });
+    expect(result.parts).toHaveLength(5);
+    expect(result.content.split("\n").at(-1)).toBe(
+      "[6 more parts omitted: no room for more part lines in 1024 characters]",
+    );
+  });
+
+  test("keeps its observer warning's name", async () => {
+    const internal = await import("../../src/internal.ts");
+    expect(internal.CALL_OBSERVER_WARNING).toBe("ToolCallObserverWarning");
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    try {
+      const observed = internal.withCallObserver(
+        workRegistry(core, async () => 1),
+        {
+          start: () => ({}),
+          resume() {},
+          execute: (_state, _call, _tool, run) => run(),
+          end: () => {
+            throw new Error("end broke");
+          },
+        },
+      );
+      await core.executeToolCall(observed, call, new AbortController().signal);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings.map((warning) => warning.name)).toEqual(["ToolCallObserverWarning"]);
+  });
+
   test("keeps its sealed identifier pattern: a patched RegExp exec cannot change a path", () => {
     const exec = vi.spyOn(RegExp.prototype, "exec").mockImplementation(() => null);
     try {

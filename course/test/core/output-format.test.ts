@@ -48,6 +48,29 @@ describe('"json" is the course, byte for byte', () => {
     expect(content).toContain("\\u000a");
     expect(content).not.toContain("\n");
   });
+  test.each([
+    ["a budget", { maxCharacters: 50_000 }, undefined],
+    ["a budget and format json", { maxCharacters: 50_000 }, "json"],
+  ] as const)(
+    "structured output under %s keeps the course's \\u escapes, not JSON's short ones",
+    async (_label, outputBudget, format) => {
+      const output = { text: "line\nnext\ttab\b\f\r", nested: ["\n"] };
+      const expected =
+        '{"nested":["\\u000a"],"text":"line\\u000anext\\u0009tab\\u0008\\u000c\\u000d"}';
+      expect(serializeToolOutput(output)).toEqual({
+        ok: true,
+        content: expected,
+        truncated: false,
+      });
+      const options = format === undefined ? { outputBudget } : { outputBudget, format };
+      expect(serializeToolOutput(output, options)).toEqual({
+        ok: true,
+        content: expected,
+        truncated: false,
+      });
+      expect(await contentOf(output, format, outputBudget.maxCharacters)).toBe(expected);
+    },
+  );
 });
 
 describe('"text": a top-level string is the content itself', () => {
