@@ -16,7 +16,7 @@ import {
   setDelete,
   setHas,
 } from "./intrinsics.js";
-import { formatJsonPath } from "./json-path.js";
+import { formatJsonPath, newPathArray } from "./json-path.js";
 import {
   COURSE_ESCAPES,
   escapeRange,
@@ -84,10 +84,13 @@ export class Walk {
   readonly maxDepth: number;
   readonly maxNodes: number;
   readonly maxEntries: number;
-  readonly bigIntLimit: bigint;
+  readonly maxBigIntBits: number;
+  /** 2 ** maxBigIntBits, made when the first BigInt is met: a 4,096-bit BigInt is 512 bytes. */
+  bigIntLimit: bigint | undefined;
   // The containers on the current path (for cycles) and the keys leading to them (for messages).
-  readonly ancestors: object[] = [];
-  readonly path: (string | number)[] = [];
+  // Made at a small length: an array grown from empty takes 17 slots at its first element.
+  readonly ancestors: object[] = newPathArray() as never;
+  readonly path: (string | number)[] = newPathArray() as never;
   // The same containers as a set, for walks allowed deeper than a scan stays cheap.
   readonly onPath: Set<object> | undefined;
 
@@ -105,8 +108,7 @@ export class Walk {
     this.maxNodes = limits.maxNodes;
     this.maxEntries = limits.maxEntries;
     this.stringLeft = limits.maxStringCharacters;
-    // BigInt(1), not a literal: the course compiles for ES2017, which has no BigInt literals.
-    this.bigIntLimit = NativeBigInt(1) << NativeBigInt(limits.maxBigIntBits);
+    this.maxBigIntBits = limits.maxBigIntBits;
     this.onPath = limits.maxDepth > PATH_SCAN_DEPTH ? new NativeSet<object>() : undefined;
   }
 
@@ -170,7 +172,7 @@ export class Walk {
         return value ? this.append("true", 4) : this.append("false", 5);
       case "bigint":
         // Compared before any decimal conversion, so a huge BigInt costs nothing.
-        if (value >= this.bigIntLimit || value <= -this.bigIntLimit) this.cut("BigInt size");
+        if (value >= this.bigIntBound() || value <= -this.bigIntBound()) this.cut("BigInt size");
         return this.string(`${value}n`);
       case "undefined":
         return this.append('"[Undefined]"', 13);
@@ -184,6 +186,15 @@ export class Walk {
         if (value === null) return this.append("null", 4);
         return this.container(value as object);
     }
+  }
+
+  /** 2 ** maxBigIntBits, the bound a BigInt's magnitude must stay below. */
+  bigIntBound(): bigint {
+    if (this.bigIntLimit === undefined) {
+      // BigInt(1), not a literal: the course compiles for ES2017, which has no BigInt literals.
+      this.bigIntLimit = NativeBigInt(1) << NativeBigInt(this.maxBigIntBits);
+    }
+    return this.bigIntLimit;
   }
 
   literal(text: string): void {
