@@ -28,15 +28,11 @@ import {
   isRegisteredNonRecoverable,
 } from "./errors.js";
 import { type ReadyCall, runReadyCall } from "./execution.js";
-import {
-  freeze,
-  isProxy,
-  NativePromise,
-} from "./intrinsics.js";
+import { freeze, isProxy, NativePromise } from "./intrinsics.js";
 import { refuseIfAsync } from "./outcomes.js";
-import { createPrivateMark } from "./private-marks.js";
 import { type OutputSettings, resolveOutputSettings } from "./output-settings.js";
 import { isNonBlankString, MISSING, readOwnPlainValue } from "./own-fields.js";
+import { createPrivateMark } from "./private-marks.js";
 import type { CourseToolCall, CourseToolResultMessage } from "./protocol.js";
 import {
   isToolRegistry,
@@ -279,7 +275,10 @@ function prepareCall(
     return decided(call, answered(call, output, record, "TOOL_ARGUMENTS_INVALID", refusal));
   }
   if (jsonTextExceeds(call.arguments, settings.maxArgumentCharacters)) {
-    const result = answered(call, output, record, 
+    const result = answered(
+      call,
+      output,
+      record,
       "TOOL_ARGUMENTS_INVALID",
       `Tool arguments are longer than ${settings.maxArgumentCharacters} characters of JSON`,
     );
