@@ -16,6 +16,7 @@ import {
   isProxy,
   NativeSet,
   NativeWeakMap,
+  NativeWeakRef,
   removeEventListener,
   setAdd,
   setClear,
@@ -27,6 +28,7 @@ import {
   signalReason,
   weakMapGet,
   weakMapSet,
+  weakRefDeref,
 } from "./intrinsics.js";
 
 /** Something waiting for a signal to abort; called at most once with the reason. */
@@ -113,10 +115,14 @@ function isUntampered(signal: AbortSignal): boolean {
 function createHub(signal: AbortSignal): Hub {
   const waiters = new NativeSet<AbortWaiter>();
   const relay = isUntampered(signal) ? anySignal([signal]) : undefined;
+  // Held weakly: a parked relay (see `parked`) keeps its listener, and so this function, alive;
+  // the run's signal must not be kept with it. A call that waits holds the signal itself.
+  const source = new NativeWeakRef(signal);
   const listener = (): void => {
+    const watched = weakRefDeref(source);
     // Only a real abort of the run's signal counts, whoever dispatched the event.
-    if (!signalAborted(signal)) return;
-    const reason = abortReason(signal);
+    if (watched === undefined || !signalAborted(watched)) return;
+    const reason = abortReason(watched);
     const pending: AbortWaiter[] = [];
     if (hub.first !== undefined) pending[0] = hub.first;
     hub.first = undefined;
@@ -149,9 +155,9 @@ function isIdle(hub: Hub): boolean {
  * another, so the set goes from empty to one waiter and back at every call;
  * taking the listener off and putting it back each time cost more than the
  * rest of the watch. Parked, it stays until another hub goes idle, so at most
- * one relay (with its hub and its signal) is kept alive by its listener, not
- * one per signal (see `createHub`); an abort of a parked hub's signal finds
- * no waiter and does nothing.
+ * one relay and its hub are kept alive by a listener, not one per signal (see
+ * `createHub`), and never the run's signal, which the listener holds weakly;
+ * an abort of a parked hub's signal finds no waiter and does nothing.
  */
 let parked: Hub | undefined;
 
