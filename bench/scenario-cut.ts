@@ -8,7 +8,7 @@
  */
 
 import { type SerializeOptions, serializeToolOutput } from "../course/src/index.ts";
-import { check, type GroupBudget, measureGroup, pairedRatio } from "./harness.ts";
+import { check, figureOf, type GroupBudget, measureGroup, pairedRatio } from "./harness.ts";
 import { atMost, compareRow, type Row } from "./report.ts";
 import { nestedChain } from "./values.ts";
 
@@ -60,8 +60,8 @@ async function measureDepth(depth: number): Promise<Row> {
     ],
     BUDGET,
   );
-  const cutNs = figures.get("cut")?.nsPerOp ?? Number.NaN;
-  const wholeNs = figures.get("whole")?.nsPerOp ?? Number.NaN;
+  const cutNs = figureOf(figures, "cut").nsPerOp;
+  const wholeNs = figureOf(figures, "whole").nsPerOp;
   return compareRow({
     id: `3d-cut-${depth}`,
     scenario: 3,
