@@ -27,8 +27,9 @@ import {
   weakSetAdd,
   weakSetHas,
 } from "./intrinsics.js";
-import { formatJsonPath, type PathSegment } from "./json-path.js";
-import { isNonBlankString, MISSING, readOwnValue } from "./own-fields.js";
+import { formatJsonPath, newPathArray, type PathSegment } from "./json-path.js";
+import { isNonBlankString, MISSING, readOwnPlainValue } from "./own-fields.js";
+import { createPrivateMark } from "./private-marks.js";
 import type { CourseJsonObject, CourseJsonValue, CourseToolCall } from "./protocol.js";
 
 /** Deepest nesting accepted in call arguments; deeper input is refused, never recursed into. */
@@ -81,9 +82,10 @@ class JsonSnapshot {
   // where a shared value appears again, not only where it first did. Measured on the copy
   // when it is first reused, so a value that shares nothing pays nothing for it.
   heights: Map<object, number> | undefined;
-  // The containers on the current path (cycles) and the keys leading to them (messages).
-  readonly ancestors: object[] = [];
-  readonly path: PathSegment[] = [];
+  // The containers on the current path (cycles) and the keys leading to them (messages),
+  // made at a small length (an array grown from empty takes 17 slots at once).
+  readonly ancestors: object[] = newPathArray() as never;
+  readonly path: PathSegment[] = newPathArray() as never;
   depth = 0;
 
   constructor(
@@ -232,7 +234,8 @@ class JsonSnapshot {
 
   read(target: object, key: string | number): unknown {
     try {
-      return readOwnValue(target, key);
+      // `container` refused Proxies before any field is read.
+      return readOwnPlainValue(target, key);
     } catch (thrown) {
       return this.refuse("reading it threw", thrown);
     }
@@ -299,13 +302,14 @@ export function snapshotJsonObject(
   return snapshot.container(value) as CourseJsonObject;
 }
 
-/** Call snapshots this module made. */
-const callSnapshots = new NativeWeakSet<object>();
+/** Call snapshots this module made (a private mark: set with the snapshot, before it is frozen). */
+const callSnapshots = createPrivateMark<true>();
 
+/** Reads one own field of a call; the caller has refused Proxies already. */
 function readCallField(call: object, key: string): unknown {
   let value: unknown;
   try {
-    value = readOwnValue(call, key);
+    value = readOwnPlainValue(call, key);
   } catch (thrown) {
     throw contractError("INVALID_TOOL_CALL", `Tool call field "${key}" threw when read`, {
       cause: thrown,
@@ -325,7 +329,7 @@ function readCallField(call: object, key: string): unknown {
  */
 export function snapshotToolCall(call: unknown): CourseToolCall {
   // Our own snapshots are frozen all the way down: copying one again would only cost time.
-  if (weakSetHas(callSnapshots, call)) return call as CourseToolCall;
+  if (callSnapshots.has(call)) return call as CourseToolCall;
   if (typeof call !== "object" || call === null) {
     throw contractError("INVALID_TOOL_CALL", "Tool call must be an object");
   }
@@ -345,9 +349,9 @@ export function snapshotToolCall(call: unknown): CourseToolCall {
     throw contractError("INVALID_TOOL_CALL", "Tool call name must be a non-blank string");
   }
   const args = snapshotJsonObject(readCallField(call, "arguments"), "Tool call arguments");
-  const snapshot: CourseToolCall = freeze({ type: "toolCall", id, name, arguments: args });
-  weakSetAdd(callSnapshots, snapshot);
-  return snapshot;
+  const snapshot: CourseToolCall = { type: "toolCall", id, name, arguments: args };
+  callSnapshots.add(snapshot, true);
+  return freeze(snapshot);
 }
 
 /** Why the arguments of a call made by {@link toolCallWithInvalidArguments} were refused. */
@@ -390,9 +394,9 @@ export function toolCallWithInvalidArguments(
       "the reason arguments were refused must be a non-blank string",
     );
   }
-  const snapshot: CourseToolCall = freeze({ type: "toolCall", id, name, arguments: freeze({}) });
-  weakSetAdd(callSnapshots, snapshot);
-  weakMapSet(argumentRefusals, snapshot, reason);
+  const snapshot: CourseToolCall = { type: "toolCall", id, name, arguments: freeze({}) };
+  callSnapshots.add(snapshot, true);
+  weakMapSet(argumentRefusals, freeze(snapshot), reason);
   return snapshot;
 }
 

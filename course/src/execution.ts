@@ -25,7 +25,7 @@ import type { OutputSettings } from "./output-settings.js";
 import { serializeConfigured } from "./output-spill.js";
 import type { CourseToolCall, CourseToolResultMessage } from "./protocol.js";
 import { COURSE_LIMITS, type SerializedOutput, serializeToolOutput } from "./serializer.js";
-import { abortReason, isAborted, watchAbort } from "./signals.js";
+import { type AbortWaiter, abortReason, isAborted, unwatchAbort, watchAbort } from "./signals.js";
 import { type BuiltPart, builtToolContent } from "./tool-content.js";
 import { contentResultMessage, errorResultWithin, toolResultMessage } from "./tool-results.js";
 
@@ -45,8 +45,6 @@ export interface ReadyCall {
   readonly record: CallRecord | undefined;
 }
 
-const noop = (): void => {};
-
 /** A `toolContent` value's settings when nothing is configured: the course's cap, the part defaults. */
 const COURSE_CONTENT_SETTINGS: ContentSettings = freeze({
   limits: COURSE_LIMITS,
@@ -54,68 +52,103 @@ const COURSE_CONTENT_SETTINGS: ContentSettings = freeze({
   spill: undefined,
 });
 
-/** Runs a validated call; calls `resolve` or `reject` exactly once. */
+/**
+ * Runs a validated call; calls `deliver` or `refuse` exactly once.
+ *
+ * The call's state and steps live on one object (the abort watch's waiter
+ * too): a call used to allocate a dozen closures and their context before its
+ * Tool ran, whatever path it took. Only the two callbacks that follow the
+ * Tool's outcome, and those of an approval gate or a deadline when there is
+ * one, are made as closures.
+ */
 export function runReadyCall(
   ready: ReadyCall,
   deliver: (message: CourseToolResultMessage) => void,
   refuse: (reason: unknown) => void,
 ): void {
-  const { call, signal, record } = ready;
-  let resolve = deliver;
-  let reject = refuse;
-  if (record !== undefined) {
-    // The observer learns the outcome first, the caller right after, from the same place.
-    resolve = (message) => {
-      endResolved(record, message);
-      deliver(message);
-    };
-    reject = (reason) => {
-      endRejected(record, reason, "cancelled");
-      refuse(reason);
-    };
-    record.phase = ready.approve === undefined ? "execute" : "approval";
+  new RunningCall(ready, deliver, refuse).start();
+}
+
+/** One call's effect phase; settles exactly once. */
+class RunningCall implements AbortWaiter {
+  settled = false;
+  /** Whether the abort watch was started (and so must be ended when the call settles). */
+  watching = false;
+  timer: unknown;
+  controller: AbortController | undefined;
+  /** Whether the approval gate answered (or failed); later answers are ignored. */
+  answered = false;
+
+  constructor(
+    readonly ready: ReadyCall,
+    readonly deliver: (message: CourseToolResultMessage) => void,
+    readonly refuse: (reason: unknown) => void,
+  ) {
+    const record = ready.record;
+    if (record !== undefined) record.phase = ready.approve === undefined ? "execute" : "approval";
   }
-  let settled = false;
-  let unwatch = noop;
-  let timer: unknown;
-  let controller: AbortController | undefined;
 
-  const settle = (): boolean => {
-    if (settled) return false;
-    settled = true;
-    unwatch();
-    stopTimer(timer); // clearTimeout ignores undefined: no deadline, nothing to stop
+  /** Hands a result on; the observer learns the outcome first, the caller right after. */
+  resolve(message: CourseToolResultMessage): void {
+    const record = this.ready.record;
+    if (record !== undefined) endResolved(record, message);
+    this.deliver(message);
+  }
+
+  reject(reason: unknown): void {
+    const record = this.ready.record;
+    if (record !== undefined) endRejected(record, reason, "cancelled");
+    this.refuse(reason);
+  }
+
+  settle(): boolean {
+    if (this.settled) return false;
+    this.settled = true;
+    if (this.watching) unwatchAbort(this.ready.signal, this);
+    stopTimer(this.timer); // clearTimeout ignores undefined: no deadline, nothing to stop
     return true;
-  };
-  const cancel = (reason: unknown): void => {
-    if (settle()) reject(reason);
-  };
-  // A registered NonRecoverableToolError: settles like a cancellation, observed as what it is.
-  const fatal = (thrown: unknown): void => {
-    if (record !== undefined && !settled) record.rejection = "non-recoverable";
-    cancel(thrown);
-  };
-  const fail = (code: string, message: string): void => {
-    if (record !== undefined && !settled) record.code = code;
-    if (settle()) {
-      resolve(
-        errorResultWithin(call, code, message, ready.output?.errorLimits, ready.output?.format),
-      );
-    }
-  };
+  }
 
-  const onFulfilled = (output: unknown): void => {
-    if (settled) return;
+  cancel(reason: unknown): void {
+    if (this.settle()) this.reject(reason);
+  }
+
+  /** A registered NonRecoverableToolError: settles like a cancellation, observed as what it is. */
+  fatal(thrown: unknown): void {
+    const record = this.ready.record;
+    if (record !== undefined && !this.settled) record.rejection = "non-recoverable";
+    this.cancel(thrown);
+  }
+
+  fail(code: string, message: string): void {
+    const { call, output, record } = this.ready;
+    if (record !== undefined && !this.settled) record.code = code;
+    if (this.settle()) {
+      this.resolve(errorResultWithin(call, code, message, output?.errorLimits, output?.format));
+    }
+  }
+
+  /** The run's signal aborted while the call waited (the watch's waiter). */
+  onAbort(reason: unknown): void {
+    if (!this.settle()) return;
+    // Every running Tool sees the run's abort, with the run's reason.
+    if (this.controller !== undefined) controllerAbort(this.controller, reason);
+    this.reject(reason);
+  }
+
+  onFulfilled(output: unknown): void {
+    if (this.settled) return;
+    const { call, signal, record } = this.ready;
     // After resolution: an abort no listener has seen yet wins before the output is
     // inspected, so no Proxy prototype's trap and no spill hook runs for a cancelled call.
-    if (isAborted(signal)) return cancel(abortReason(signal));
+    if (isAborted(signal)) return this.cancel(abortReason(signal));
     if (record !== undefined) record.phase = "serialization";
     // A toolContent value, known by its brand (a WeakMap lookup that runs nothing of it).
     const parts = builtToolContent(output);
-    if (parts !== undefined) return finishContent(parts);
+    if (parts !== undefined) return this.finishContent(parts);
     let serialized: SerializedOutput;
     try {
-      const settings = ready.output;
+      const settings = this.ready.output;
       serialized =
         record !== undefined
           ? serializeObserved(output, settings, call, record)
@@ -125,127 +158,133 @@ export function runReadyCall(
     } catch (thrown) {
       // Only a Proxy prototype's one trap (or a patched Object.hasOwn) can throw here, or a
       // defect: a registered fatal error stays fatal, anything else fails the output.
-      if (isRegisteredNonRecoverable(thrown)) return fatal(thrown);
+      if (isRegisteredNonRecoverable(thrown)) return this.fatal(thrown);
       serialized = { ok: false, message: "Tool output could not be serialized" };
     }
     // After output inspection and the spill hook: an abort raised by a Proxy
     // prototype's trap or by the hook wins.
-    if (isAborted(signal)) return cancel(abortReason(signal));
-    if (!serialized.ok) return fail("TOOL_OUTPUT_SERIALIZATION_FAILED", serialized.message);
-    if (settle()) resolve(toolResultMessage(call, serialized.content, false));
-  };
-  const finishContent = (parts: readonly BuiltPart[]): void => {
+    if (isAborted(signal)) return this.cancel(abortReason(signal));
+    if (!serialized.ok) return this.fail("TOOL_OUTPUT_SERIALIZATION_FAILED", serialized.message);
+    if (this.settle()) this.resolve(toolResultMessage(call, serialized.content, false));
+  }
+
+  finishContent(parts: readonly BuiltPart[]): void {
+    const { call, signal } = this.ready;
     let rendered: RenderedContent;
     try {
-      rendered = renderToolContent(parts, ready.output ?? COURSE_CONTENT_SETTINGS, call);
+      rendered = renderToolContent(parts, this.ready.output ?? COURSE_CONTENT_SETTINGS, call);
     } catch (thrown) {
       // Only a defect can throw here (the spill hook's throws are reported, not thrown),
       // or a registered fatal error a spill hook's serialization met.
-      if (isRegisteredNonRecoverable(thrown)) return fatal(thrown);
-      return fail("TOOL_OUTPUT_SERIALIZATION_FAILED", "Tool content could not be written");
+      if (isRegisteredNonRecoverable(thrown)) return this.fatal(thrown);
+      return this.fail("TOOL_OUTPUT_SERIALIZATION_FAILED", "Tool content could not be written");
     }
     // After the spill hook: an abort it raised wins.
-    if (isAborted(signal)) return cancel(abortReason(signal));
-    if (settle()) resolve(contentResultMessage(call, rendered.content, rendered.parts));
-  };
-  const onRejected = (thrown: unknown): void => {
-    if (settled) return;
-    if (isAborted(signal)) return cancel(abortReason(signal));
-    if (isRegisteredNonRecoverable(thrown)) return fatal(thrown);
-    fail("TOOL_EXECUTION_FAILED", describeThrown(thrown, "Tool execution failed"));
-  };
+    if (isAborted(signal)) return this.cancel(abortReason(signal));
+    if (this.settle()) this.resolve(contentResultMessage(call, rendered.content, rendered.parts));
+  }
 
-  const onTimeout = (toolController: AbortController): void => {
-    if (!settle()) return;
+  onRejected(thrown: unknown): void {
+    if (this.settled) return;
+    const signal = this.ready.signal;
+    if (isAborted(signal)) return this.cancel(abortReason(signal));
+    if (isRegisteredNonRecoverable(thrown)) return this.fatal(thrown);
+    this.fail("TOOL_EXECUTION_FAILED", describeThrown(thrown, "Tool execution failed"));
+  }
+
+  onTimeout(toolController: AbortController): void {
+    if (!this.settle()) return;
+    const { call, output, record, timeoutMs } = this.ready;
     if (record !== undefined) record.code = "TOOL_TIMEOUT";
     const reason = new NativeDOMException(
-      `Tool "${call.name}" did not finish within ${ready.timeoutMs} ms`,
+      `Tool "${call.name}" did not finish within ${timeoutMs} ms`,
       "TimeoutError",
     );
     controllerAbort(toolController, reason);
-    resolve(
+    this.resolve(
       errorResultWithin(
         call,
         "TOOL_TIMEOUT",
-        `Tool "${call.name}" did not finish within ${ready.timeoutMs} ms and was asked to stop; ` +
+        `Tool "${call.name}" did not finish within ${timeoutMs} ms and was asked to stop; ` +
           "it may still be running, and its effects are unknown",
-        ready.output?.errorLimits,
-        ready.output?.format,
+        output?.errorLimits,
+        output?.format,
       ),
     );
-  };
+  }
 
-  const execute = (): void => {
+  execute(): void {
+    const { call, tool, value, signal, timeoutMs, record } = this.ready;
     if (record !== undefined) record.phase = "execute";
     let toolSignal = signal;
-    if (ready.timeoutMs !== undefined) {
+    if (timeoutMs !== undefined) {
       // The Tool gets its own signal: the deadline aborts it without aborting the run.
       const own = new NativeAbortController();
-      controller = own;
+      this.controller = own;
       toolSignal = controllerSignal(own);
-      timer = startTimer(() => onTimeout(own), ready.timeoutMs);
+      this.timer = startTimer(() => this.onTimeout(own), timeoutMs);
     }
     let outcome: unknown;
     try {
       outcome =
         record === undefined
-          ? ready.tool.execute(
-              ready.value as never,
-              freeze({ signal: toolSignal, toolCallId: call.id }),
-            )
-          : executeObserved(record, call, ready.tool, () =>
-              ready.tool.execute(
-                ready.value as never,
-                freeze({ signal: toolSignal, toolCallId: call.id }),
-              ),
+          ? tool.execute(value as never, freeze({ signal: toolSignal, toolCallId: call.id }))
+          : executeObserved(record, call, tool, () =>
+              tool.execute(value as never, freeze({ signal: toolSignal, toolCallId: call.id })),
             );
     } catch (thrown) {
-      return onRejected(thrown);
+      return this.onRejected(thrown);
     }
     // Followed even when already settled, so a late rejection is always observed.
-    followOutcome(outcome, onFulfilled, onRejected);
-  };
+    followOutcome(
+      outcome,
+      (output) => this.onFulfilled(output),
+      (thrown) => this.onRejected(thrown),
+    );
+  }
 
-  let answered = false;
-  const onAnswer = (answer: unknown): void => {
-    if (answered || settled) return;
-    answered = true;
-    if (isAborted(signal)) return cancel(abortReason(signal));
-    if (answer === true) return execute();
+  onAnswer(answer: unknown): void {
+    if (this.answered || this.settled) return;
+    this.answered = true;
+    const signal = this.ready.signal;
+    if (isAborted(signal)) return this.cancel(abortReason(signal));
+    if (answer === true) return this.execute();
     if (answer === false) {
-      return fail(
+      return this.fail(
         "TOOL_APPROVAL_DENIED",
         "The host did not approve this Tool call; it did not run",
       );
     }
-    fail("TOOL_APPROVAL_FAILED", "Approval must answer true or false; the Tool did not run");
-  };
-  const onApprovalError = (thrown: unknown): void => {
-    // Every path below settles the call, which ends the wait for an answer too.
-    if (answered || settled) return;
-    if (isAborted(signal)) return cancel(abortReason(signal));
-    if (isRegisteredNonRecoverable(thrown)) return fatal(thrown);
-    const why = describeThrown(thrown, "the approval gate threw");
-    fail("TOOL_APPROVAL_FAILED", `Approval failed (${why}); the Tool did not run`);
-  };
-
-  if (isAborted(signal)) return cancel(abortReason(signal));
-  // One watch for the whole effect phase: approval wait and execution alike.
-  unwatch = watchAbort(signal, {
-    onAbort: (reason) => {
-      if (!settle()) return;
-      // Every running Tool sees the run's abort, with the run's reason.
-      if (controller !== undefined) controllerAbort(controller, reason);
-      reject(reason);
-    },
-  });
-  const approve = ready.approve;
-  if (approve === undefined) return execute();
-  let answer: unknown;
-  try {
-    answer = apply(approve, undefined, [call, ready.tool]);
-  } catch (thrown) {
-    return onApprovalError(thrown);
+    this.fail("TOOL_APPROVAL_FAILED", "Approval must answer true or false; the Tool did not run");
   }
-  followOutcome(answer, onAnswer, onApprovalError);
+
+  onApprovalError(thrown: unknown): void {
+    // Every path below settles the call, which ends the wait for an answer too.
+    if (this.answered || this.settled) return;
+    const signal = this.ready.signal;
+    if (isAborted(signal)) return this.cancel(abortReason(signal));
+    if (isRegisteredNonRecoverable(thrown)) return this.fatal(thrown);
+    const why = describeThrown(thrown, "the approval gate threw");
+    this.fail("TOOL_APPROVAL_FAILED", `Approval failed (${why}); the Tool did not run`);
+  }
+
+  start(): void {
+    const { call, signal, tool, approve } = this.ready;
+    if (isAborted(signal)) return this.cancel(abortReason(signal));
+    // One watch for the whole effect phase: approval wait and execution alike.
+    watchAbort(signal, this);
+    this.watching = true;
+    if (approve === undefined) return this.execute();
+    let answer: unknown;
+    try {
+      answer = apply(approve, undefined, [call, tool]);
+    } catch (thrown) {
+      return this.onApprovalError(thrown);
+    }
+    followOutcome(
+      answer,
+      (value) => this.onAnswer(value),
+      (thrown) => this.onApprovalError(thrown),
+    );
+  }
 }

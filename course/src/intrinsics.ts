@@ -116,6 +116,11 @@ export const weakMapDelete = uncurryThis(WeakMap.prototype.delete) as <K extends
   key: K,
 ) => boolean;
 
+export const NativeWeakRef = WeakRef;
+export const weakRefDeref = uncurryThis(WeakRef.prototype.deref) as <T extends WeakKey>(
+  ref: WeakRef<T>,
+) => T | undefined;
+
 export const NativeWeakSet = WeakSet;
 export const weakSetAdd = uncurryThis(WeakSet.prototype.add) as <T extends WeakKey>(
   set: WeakSet<T>,

@@ -47,3 +47,12 @@ export function formatJsonPath(
   }
   return text;
 }
+
+/**
+ * A four-slot array for a path being walked: most outputs nest a level or two, and
+ * an array grown from empty would take 17 slots at once. Deeper walks grow it
+ * as usual (one element at a time, at its end, so it stays packed).
+ */
+export function newPathArray(): unknown[] {
+  return [undefined, undefined, undefined, undefined];
+}

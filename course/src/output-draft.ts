@@ -67,7 +67,11 @@ export function draftFrom(result: WalkResult, limits: WalkLimits): OutputDraft {
   const { walk, limit } = result;
   const finish = (reference: string | undefined): string => {
     const marker = `\n${structuredMarker(limit, limits, walk.rootArrayLength, reference)}`;
-    return firstCodePoints(walk.out, limits.maxCharacters - codePointCount(marker)) + marker;
+    // Without a reference the marker is ASCII: its length is its code-point count.
+    const room =
+      limits.maxCharacters - (reference === undefined ? marker.length : codePointCount(marker));
+    // `written` counts the code points of `out`: a walk cut early (by depth, say) keeps it all.
+    return (walk.written <= room ? walk.out : firstCodePoints(walk.out, room)) + marker;
   };
   return { kind: "cut", limit, finish };
 }

@@ -6,7 +6,7 @@
  * and the call is serialized exactly as the course serializes it.
  */
 
-import { freeze, mathMax } from "./intrinsics.js";
+import { freeze, hasOwn, mathMax } from "./intrinsics.js";
 import {
   DEFAULT_MAX_SPILL_CHARACTERS,
   type OutputBudget,
@@ -178,6 +178,11 @@ export function readOutputLevel(
   return freeze({ outputBudget, truncate, spill, maxSpillCharacters, onSpillError, format });
 }
 
+/** An own data field of a Tool's snapshot, or undefined (no Tool, or the field is not set). */
+function toolField(tool: ToolOutputFields | undefined, key: keyof ToolOutputFields): unknown {
+  return tool === undefined || !hasOwn(tool, key) ? undefined : ownDataValue(tool, key);
+}
+
 /** The first of three values that is set. */
 function first<T>(call: T | undefined, tool: T | undefined, registry: T | undefined) {
   return call !== undefined ? call : tool !== undefined ? tool : registry;
@@ -195,16 +200,10 @@ export function resolveOutputSettings(
 ): OutputSettings | undefined {
   const callBudget = call?.outputBudget;
   // Own fields of the frozen snapshot only: nothing planted on Object.prototype is a setting.
-  const toolBudget =
-    tool === undefined
-      ? undefined
-      : (ownDataValue(tool, "outputBudget") as OutputBudget | undefined);
-  const toolTruncate =
-    tool === undefined
-      ? undefined
-      : (ownDataValue(tool, "truncate") as TruncateStrategy | undefined);
-  const toolFormat =
-    tool === undefined ? undefined : (ownDataValue(tool, "format") as OutputFormat | undefined);
+  // A field the snapshot lacks (the common case) costs an own-key check, no descriptor.
+  const toolBudget = toolField(tool, "outputBudget") as OutputBudget | undefined;
+  const toolTruncate = toolField(tool, "truncate") as TruncateStrategy | undefined;
+  const toolFormat = toolField(tool, "format") as OutputFormat | undefined;
   const registryBudget = registry?.outputBudget;
   const truncate = first(call?.truncate, toolTruncate, registry?.truncate);
   const hook = first(call?.spill, undefined, registry?.spill);

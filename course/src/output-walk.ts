@@ -16,7 +16,7 @@ import {
   setDelete,
   setHas,
 } from "./intrinsics.js";
-import { formatJsonPath } from "./json-path.js";
+import { formatJsonPath, newPathArray } from "./json-path.js";
 import {
   COURSE_ESCAPES,
   escapeRange,
@@ -44,9 +44,6 @@ export interface WalkLimits {
   readonly maxStringCharacters: number;
   readonly maxBigIntBits: number;
 }
-
-/** Thrown inside the walk when a budget runs out; never leaves this module. */
-const TRUNCATED: unique symbol = Symbol("truncated");
 
 /** Thrown inside the walk for a value that cannot be written; never leaves this module. */
 class Refusal {
@@ -84,10 +81,13 @@ export class Walk {
   readonly maxDepth: number;
   readonly maxNodes: number;
   readonly maxEntries: number;
-  readonly bigIntLimit: bigint;
+  readonly maxBigIntBits: number;
+  /** 2 ** maxBigIntBits, made when the first BigInt is met: a 4,096-bit BigInt is 512 bytes. */
+  bigIntLimit: bigint | undefined;
   // The containers on the current path (for cycles) and the keys leading to them (for messages).
-  readonly ancestors: object[] = [];
-  readonly path: (string | number)[] = [];
+  // Made at a small length: an array grown from empty takes 17 slots at its first element.
+  readonly ancestors: object[] = newPathArray() as never;
+  readonly path: (string | number)[] = newPathArray() as never;
   // The same containers as a set, for walks allowed deeper than a scan stays cheap.
   readonly onPath: Set<object> | undefined;
 
@@ -105,14 +105,19 @@ export class Walk {
     this.maxNodes = limits.maxNodes;
     this.maxEntries = limits.maxEntries;
     this.stringLeft = limits.maxStringCharacters;
-    // BigInt(1), not a literal: the course compiles for ES2017, which has no BigInt literals.
-    this.bigIntLimit = NativeBigInt(1) << NativeBigInt(limits.maxBigIntBits);
+    this.maxBigIntBits = limits.maxBigIntBits;
     this.onPath = limits.maxDepth > PATH_SCAN_DEPTH ? new NativeSet<object>() : undefined;
   }
 
-  cut(limit: OutputLimitName): never {
+  /**
+   * Stops the walk: every step that can run a budget out is followed by a
+   * check of `limit`, and the walk returns through its frames from there.
+   * (It used to throw: unwinding 32 levels of recursion by exception cost
+   * about as much again as the whole walk.) Nothing is written after a cut,
+   * so `out` ends where the budget ran out.
+   */
+  cut(limit: OutputLimitName): void {
     this.limit = limit;
-    throw TRUNCATED;
   }
 
   append(text: string, codePoints: number): void {
@@ -133,10 +138,12 @@ export class Walk {
   /** Writes a JSON string, consuming one unit of the string budget per code point. */
   string(text: string): void {
     this.append('"', 1);
+    if (this.limit !== undefined) return;
     const length = text.length;
     if (length <= this.stringLeft && isPlainText(text, length)) {
       this.stringLeft -= length;
       this.append(text, length);
+      if (this.limit !== undefined) return;
       this.append('"', 1);
       return;
     }
@@ -152,13 +159,14 @@ export class Walk {
     );
     this.stringLeft -= span.taken;
     this.append(escapeRange(text, 0, span.units, this.style), span.written);
-    if (span.units < length) this.cut("string characters");
+    if (this.limit !== undefined) return;
+    if (span.units < length) return this.cut("string characters");
     this.append('"', 1);
   }
 
   value(value: unknown): void {
     this.nodes += 1;
-    if (this.nodes > this.maxNodes) this.cut("values");
+    if (this.nodes > this.maxNodes) return this.cut("values");
     switch (typeof value) {
       case "string":
         return this.string(value);
@@ -170,7 +178,9 @@ export class Walk {
         return value ? this.append("true", 4) : this.append("false", 5);
       case "bigint":
         // Compared before any decimal conversion, so a huge BigInt costs nothing.
-        if (value >= this.bigIntLimit || value <= -this.bigIntLimit) this.cut("BigInt size");
+        if (value >= this.bigIntBound() || value <= -this.bigIntBound()) {
+          return this.cut("BigInt size");
+        }
         return this.string(`${value}n`);
       case "undefined":
         return this.append('"[Undefined]"', 13);
@@ -184,6 +194,15 @@ export class Walk {
         if (value === null) return this.append("null", 4);
         return this.container(value as object);
     }
+  }
+
+  /** 2 ** maxBigIntBits, the bound a BigInt's magnitude must stay below. */
+  bigIntBound(): bigint {
+    if (this.bigIntLimit === undefined) {
+      // BigInt(1), not a literal: the course compiles for ES2017, which has no BigInt literals.
+      this.bigIntLimit = NativeBigInt(1) << NativeBigInt(this.maxBigIntBits);
+    }
+    return this.bigIntLimit;
   }
 
   literal(text: string): void {
@@ -204,7 +223,7 @@ export class Walk {
     if (this.onCurrentPath(value)) return this.append('"[Circular]"', 12);
     const kind = containerKind(value);
     if (kind === "exotic") this.refuse(describeExotic(value));
-    if (this.depth >= this.maxDepth) this.cut("depth");
+    if (this.depth >= this.maxDepth) return this.cut("depth");
     // One record of the path, not two: the set when the walk may go deep, else the scanned list.
     if (this.onPath !== undefined) setAdd(this.onPath, value);
     else this.ancestors[this.depth] = value;
@@ -219,9 +238,14 @@ export class Walk {
     const length = value.length;
     if (this.depth === 1) this.rootArrayLength = length;
     this.append("[", 1);
+    if (this.limit !== undefined) return;
     for (let index = 0; index < length; index += 1) {
       this.visitEntry();
-      if (index > 0) this.append(",", 1);
+      if (this.limit !== undefined) return;
+      if (index > 0) {
+        this.append(",", 1);
+        if (this.limit !== undefined) return;
+      }
       const slot = getOwnPropertyDescriptor(value, index);
       if (slot === undefined) this.append('"[Empty]"', 9);
       else if (!hasOwn(slot, "value")) this.append('"[Accessor omitted]"', 20);
@@ -229,17 +253,20 @@ export class Walk {
         this.path[this.depth] = index;
         this.value(slot.value);
       }
+      if (this.limit !== undefined) return;
     }
     this.append("]", 1);
   }
 
   object(value: object): void {
     this.append("{", 1);
+    if (this.limit !== undefined) return;
     const keys: string[] = [];
     // Lazy: for…in yields one key at a time, so a huge object costs only the budget.
     for (const key in value) {
       this.visitEntry();
-      // After the visit is counted: the key past the budget is never checked.
+      // Before the own-key check: the key past the budget is never checked.
+      if (this.limit !== undefined) return;
       if (this.ownKey(value, key)) keys[keys.length] = key;
     }
     sortKeys(keys);
@@ -250,12 +277,18 @@ export class Walk {
       // Inherited keys were skipped above; accessors are left out without running them.
       const property = getOwnPropertyDescriptor(value, key);
       if (property === undefined || !hasOwn(property, "value")) continue;
-      if (written > 0) this.append(",", 1);
+      if (written > 0) {
+        this.append(",", 1);
+        if (this.limit !== undefined) return;
+      }
       written += 1;
       this.string(key);
+      if (this.limit !== undefined) return;
       this.append(":", 1);
+      if (this.limit !== undefined) return;
       this.path[this.depth] = key;
       this.value(property.value);
+      if (this.limit !== undefined) return;
     }
     this.append("}", 1);
   }
@@ -283,8 +316,8 @@ export function walkValue(
     walk.value(value);
   } catch (thrown) {
     if (thrown instanceof Refusal) return { kind: "refused", message: thrown.message };
-    if (thrown !== TRUNCATED) throw thrown;
-    return { kind: "cut", walk, limit: walk.limit as OutputLimitName };
+    throw thrown;
   }
-  return { kind: "whole", content: walk.out };
+  const limit = walk.limit;
+  return limit === undefined ? { kind: "whole", content: walk.out } : { kind: "cut", walk, limit };
 }

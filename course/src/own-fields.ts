@@ -28,6 +28,20 @@ export function readOwnValue(target: object, key: string | number): unknown {
 }
 
 /**
+ * {@link readOwnValue} for a target the caller has already refused as a
+ * Proxy: one own-key check and one ordinary read, with no descriptor object
+ * made per field (the hot path reads several fields of every call). For a
+ * non-Proxy the two steps run no code of the target but an own getter, once:
+ * the own-key check asks the object itself, and a read of an own key never
+ * reaches the prototype chain. A Proxy would see two traps here, so it must
+ * not get this far.
+ */
+export function readOwnPlainValue(target: object, key: string | number): unknown {
+  if (!hasOwn(target, key)) return MISSING;
+  return (target as { readonly [key: string | number]: unknown })[key];
+}
+
+/**
  * Reads an own field exactly once: an own getter runs once, an inherited field
  * counts as absent and its getter never runs. Throws whatever the getter throws.
  */

@@ -54,7 +54,10 @@ export type SerializedOutput =
 export function courseResult(result: WalkResult): SerializedOutput {
   if (result.kind === "refused") return { ok: false, message: result.message };
   if (result.kind === "whole") return { ok: true, content: result.content, truncated: false };
-  const kept = firstCodePoints(result.walk.out, KEPT_BEFORE_MARKER);
+  const walk = result.walk;
+  // `written` counts the code points of `out`: a walk cut early (by depth, say) keeps it all.
+  const kept =
+    walk.written <= KEPT_BEFORE_MARKER ? walk.out : firstCodePoints(walk.out, KEPT_BEFORE_MARKER);
   return { ok: true, content: kept + COURSE_TOOL_TRUNCATION_MARKER, truncated: true };
 }
 

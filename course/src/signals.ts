@@ -16,6 +16,7 @@ import {
   isProxy,
   NativeSet,
   NativeWeakMap,
+  NativeWeakRef,
   removeEventListener,
   setAdd,
   setClear,
@@ -27,6 +28,7 @@ import {
   signalReason,
   weakMapGet,
   weakMapSet,
+  weakRefDeref,
 } from "./intrinsics.js";
 
 /** Something waiting for a signal to abort; called at most once with the reason. */
@@ -35,6 +37,13 @@ export interface AbortWaiter {
 }
 
 interface Hub {
+  /**
+   * The oldest waiter, when it came while the set was empty: calls on one
+   * signal mostly run one at a time, and a set that grows to one element and
+   * shrinks back to none reallocates its table each time. Older than every
+   * waiter in the set, so waiters are told in the order they came.
+   */
+  first: AbortWaiter | undefined;
   readonly waiters: Set<AbortWaiter>;
   // The relay is held here: the engine links it to its source only weakly.
   readonly relay: AbortSignal | undefined;
@@ -106,11 +115,17 @@ function isUntampered(signal: AbortSignal): boolean {
 function createHub(signal: AbortSignal): Hub {
   const waiters = new NativeSet<AbortWaiter>();
   const relay = isUntampered(signal) ? anySignal([signal]) : undefined;
+  // Held weakly: a parked relay (see `parked`) keeps its listener, and so this function, alive;
+  // the run's signal must not be kept with it. A call that waits holds the signal itself.
+  const source = new NativeWeakRef(signal);
   const listener = (): void => {
+    const watched = weakRefDeref(source);
     // Only a real abort of the run's signal counts, whoever dispatched the event.
-    if (!signalAborted(signal)) return;
-    const reason = abortReason(signal);
+    if (watched === undefined || !signalAborted(watched)) return;
+    const reason = abortReason(watched);
     const pending: AbortWaiter[] = [];
+    if (hub.first !== undefined) pending[0] = hub.first;
+    hub.first = undefined;
     const iterator = setValues(waiters);
     for (
       let step = setIteratorNext(iterator);
@@ -124,27 +139,63 @@ function createHub(signal: AbortSignal): Hub {
       (pending[index] as AbortWaiter).onAbort(reason);
     }
   };
+  const hub: Hub = { first: undefined, waiters, relay, listener };
   if (relay === undefined) addEventListener(signal, "abort", listener);
-  return { waiters, relay, listener };
+  return hub;
+}
+
+/** Whether no call waits on the hub. */
+function isIdle(hub: Hub): boolean {
+  return hub.first === undefined && setSize(hub.waiters) === 0;
 }
 
 /**
- * Calls `waiter.onAbort(reason)` once if `signal` aborts before the returned
- * function is called. The signal must not be aborted already (check first).
+ * The one hub whose relay keeps its listener although no call waits on it:
+ * the last to go idle. An agent's calls on one signal mostly run one after
+ * another, so the set goes from empty to one waiter and back at every call;
+ * taking the listener off and putting it back each time cost more than the
+ * rest of the watch. Parked, it stays until another hub goes idle, so at most
+ * one relay and its hub are kept alive by a listener, not one per signal (see
+ * `createHub`), and never the run's signal, which the listener holds weakly;
+ * an abort of a parked hub's signal finds no waiter and does nothing.
  */
-export function watchAbort(signal: AbortSignal, waiter: AbortWaiter): () => void {
+let parked: Hub | undefined;
+
+/**
+ * Starts watching `signal` for `waiter`: from now until {@link unwatchAbort},
+ * `waiter.onAbort(reason)` is called once if `signal` aborts. The signal must
+ * not be aborted already (check first).
+ */
+export function watchAbort(signal: AbortSignal, waiter: AbortWaiter): void {
   let hub = weakMapGet(hubs, signal);
   if (hub === undefined) {
     hub = createHub(signal);
     weakMapSet(hubs, signal, hub);
   }
-  const { waiters, relay, listener } = hub;
-  // The first waiter puts the listener on the relay, the last one to leave takes it off.
-  if (relay !== undefined && setSize(waiters) === 0) addEventListener(relay, "abort", listener);
-  setAdd(waiters, waiter);
-  return () => {
-    if (setDelete(waiters, waiter) && relay !== undefined && setSize(waiters) === 0) {
-      removeEventListener(relay, "abort", listener);
-    }
-  };
+  const relay = hub.relay;
+  // The first waiter puts the listener on the relay, unless it is still there (parked).
+  if (relay !== undefined && isIdle(hub)) {
+    if (parked === hub) parked = undefined;
+    else addEventListener(relay, "abort", hub.listener);
+  }
+  if (hub.first === undefined && setSize(hub.waiters) === 0) hub.first = waiter;
+  else setAdd(hub.waiters, waiter);
+}
+
+/**
+ * Ends `waiter`'s watch of `signal` (nothing happens if it had none, or it
+ * ended already). The last waiter to leave parks its hub, and the hub parked
+ * before loses its listener.
+ */
+export function unwatchAbort(signal: AbortSignal, waiter: AbortWaiter): void {
+  const hub = weakMapGet(hubs, signal);
+  if (hub === undefined) return;
+  if (hub.first === waiter) hub.first = undefined;
+  else if (!setDelete(hub.waiters, waiter)) return;
+  if (hub.relay === undefined || !isIdle(hub)) return;
+  const previous = parked;
+  parked = hub;
+  if (previous !== undefined) {
+    removeEventListener(previous.relay as AbortSignal, "abort", previous.listener);
+  }
 }

@@ -28,18 +28,11 @@ import {
   isRegisteredNonRecoverable,
 } from "./errors.js";
 import { type ReadyCall, runReadyCall } from "./execution.js";
-import {
-  freeze,
-  isProxy,
-  NativePromise,
-  NativeWeakMap,
-  weakMapDelete,
-  weakMapGet,
-  weakMapSet,
-} from "./intrinsics.js";
+import { freeze, isProxy, NativePromise } from "./intrinsics.js";
 import { refuseIfAsync } from "./outcomes.js";
-import { resolveOutputSettings } from "./output-settings.js";
-import { isNonBlankString, MISSING, readOwnValue } from "./own-fields.js";
+import { type OutputSettings, resolveOutputSettings } from "./output-settings.js";
+import { isNonBlankString, MISSING, readOwnPlainValue } from "./own-fields.js";
+import { createPrivateMark } from "./private-marks.js";
 import type { CourseToolCall, CourseToolResultMessage } from "./protocol.js";
 import {
   isToolRegistry,
@@ -125,13 +118,14 @@ function inspectDecision(decision: unknown): Decision {
         "Tool validator returned a Promise or thenable; validators must decide synchronously",
       );
     }
-    // Each field read once, own fields only; MISSING (a symbol) is neither a boolean nor a string.
-    const ok = readOwnValue(decision, "ok");
+    // Each field read once, own fields only (no Proxy gets here); MISSING (a symbol) is neither a
+    // boolean nor a string.
+    const ok = readOwnPlainValue(decision, "ok");
     if (ok === true) {
-      const value = readOwnValue(decision, "value");
+      const value = readOwnPlainValue(decision, "value");
       if (value !== MISSING) return { kind: "valid", value };
     } else if (ok === false) {
-      const error = readOwnValue(decision, "error");
+      const error = readOwnPlainValue(decision, "error");
       if (isNonBlankString(error)) return refused("TOOL_ARGUMENTS_INVALID", error);
     }
   } catch (thrown) {
@@ -157,7 +151,7 @@ type Preparation =
   | { readonly call: CourseToolCall; readonly result: CourseToolResultMessage };
 
 /** What each public handle leaves for the effect phase; a handle runs at most once. */
-const pending = new NativeWeakMap<PreparedToolCall, Preparation>();
+const pending = createPrivateMark<Preparation | undefined>();
 
 function rejectIfAborted(signal: AbortSignal, record: CallRecord | undefined): void {
   if (!isAborted(signal)) return;
@@ -202,16 +196,30 @@ export function prepareToolCall(
   if (record !== undefined && preparation.result !== undefined) {
     endResolved(record, preparation.result);
   }
-  const handle: PreparedToolCall = freeze({
-    call: preparation.call,
-    result: preparation.result,
-  });
-  weakMapSet(pending, handle, preparation);
-  return handle;
+  const handle: PreparedToolCall = { call: preparation.call, result: preparation.result };
+  // Marked before it is frozen: the handle itself holds what its run needs, privately.
+  pending.add(handle, preparation);
+  return freeze(handle);
 }
 
 function decided(call: CourseToolCall, result: CourseToolResultMessage): Preparation {
   return { call, result };
+}
+
+/**
+ * The linked error result of a call decided without effects, under the
+ * call's output settings (an unknown Tool has no level of its own); an
+ * observed call's record learns the code.
+ */
+function answered(
+  call: CourseToolCall,
+  output: OutputSettings | undefined,
+  record: CallRecord | undefined,
+  code: ToolResultErrorCode,
+  message: string,
+): CourseToolResultMessage {
+  if (record !== undefined) record.code = code;
+  return errorResultWithin(call, code, message, output?.errorLimits, output?.format);
 }
 
 /**
@@ -253,12 +261,8 @@ function prepareCall(
   const tool = lookupTool(registry, call.name);
   // Error results obey the call's output budget too; an unknown Tool has no level of its own.
   const output = resolveOutputSettings(settings.output, tool, registryOutput(registry));
-  const toolErrorResult = (code: ToolResultErrorCode, message: string) => {
-    if (record !== undefined) record.code = code;
-    return errorResultWithin(call, code, message, output?.errorLimits, output?.format);
-  };
   if (tool === undefined) {
-    const result = toolErrorResult("TOOL_NOT_FOUND", `Unknown Tool "${call.name}"`);
+    const result = answered(call, output, record, "TOOL_NOT_FOUND", `Unknown Tool "${call.name}"`);
     return decided(call, result);
   }
   if (record !== undefined) {
@@ -268,10 +272,13 @@ function prepareCall(
   // A provider's argument text that could not be read: answered, never validated or run.
   const refusal = invalidArgumentsReason(call);
   if (refusal !== undefined) {
-    return decided(call, toolErrorResult("TOOL_ARGUMENTS_INVALID", refusal));
+    return decided(call, answered(call, output, record, "TOOL_ARGUMENTS_INVALID", refusal));
   }
   if (jsonTextExceeds(call.arguments, settings.maxArgumentCharacters)) {
-    const result = toolErrorResult(
+    const result = answered(
+      call,
+      output,
+      record,
       "TOOL_ARGUMENTS_INVALID",
       `Tool arguments are longer than ${settings.maxArgumentCharacters} characters of JSON`,
     );
@@ -291,11 +298,11 @@ function prepareCall(
       throw decision.thrown;
     }
     const message = describeThrown(decision.thrown, "Tool validation failed");
-    const result = toolErrorResult("TOOL_VALIDATION_FAILED", message);
+    const result = answered(call, output, record, "TOOL_VALIDATION_FAILED", message);
     return decided(call, result);
   }
   if (decision.kind === "refused") {
-    const result = toolErrorResult(decision.code, decision.message);
+    const result = answered(call, output, record, decision.code, decision.message);
     return decided(call, result);
   }
   let timeoutMs: number | undefined;
@@ -328,14 +335,14 @@ function prepareCall(
  */
 export function runPreparedToolCall(prepared: PreparedToolCall): Promise<CourseToolResultMessage> {
   return new NativePromise<CourseToolResultMessage>((resolve, reject) => {
-    // A WeakMap answers undefined for a primitive key: no type check needed.
-    const next = weakMapGet(pending, prepared);
+    // The mark answers undefined for a primitive, a Proxy or any object we did not make.
+    const next = pending.get(prepared);
     if (next === undefined) {
       return reject(
         contractError("INVALID_TOOL_CALL", "not a prepared Tool call, or it already ran"),
       );
     }
-    weakMapDelete(pending, prepared);
+    pending.replace(prepared, undefined);
     if (next.result !== undefined) return resolve(next.result);
     if (next.record !== undefined) resumeObservation(next.record);
     runReadyCall(next, resolve, reject);

@@ -196,3 +196,71 @@ describe("the relay listens only while a call waits", () => {
     await expect(second).rejects.toBe(reason);
   });
 });
+
+describe("the relay of the last idle signal stays parked", () => {
+  test("calls alternating between two signals stay cancellable on each", async () => {
+    const first = new AbortController();
+    const second = new AbortController();
+    let runs = 0;
+    const registry = registryWith(() => {
+      runs += 1;
+      return runs <= 3 ? "done" : new Promise<string>(() => {});
+    });
+    // first parks, second parks (first's listener goes), first again (re-armed).
+    await executeToolCall(registry, call("a"), first.signal);
+    await executeToolCall(registry, call("b"), second.signal);
+    await executeToolCall(registry, call("c"), first.signal);
+    const onFirst = executeToolCall(registry, call("d"), first.signal);
+    const onSecond = executeToolCall(registry, call("e"), second.signal);
+    await nextTurn();
+    const reasons = [new Error("first"), new Error("second")] as const;
+    first.abort(reasons[0]);
+    await expect(onFirst).rejects.toBe(reasons[0]);
+    second.abort(reasons[1]);
+    await expect(onSecond).rejects.toBe(reasons[1]);
+    expect(runs).toBe(5);
+  });
+
+  test("a parked signal that aborts cancels nothing, and its next call rejects before the Tool runs", async () => {
+    const controller = new AbortController();
+    let runs = 0;
+    const registry = registryWith(() => {
+      runs += 1;
+      return "done";
+    });
+    await executeToolCall(registry, call("a"), controller.signal);
+    const reason = new Error("stop");
+    controller.abort(reason);
+    await expect(executeToolCall(registry, call("b"), controller.signal)).rejects.toBe(reason);
+    expect(runs).toBe(1);
+  });
+
+  test("the parked relay keeps neither the last signal nor its controller alive", async () => {
+    const gc = exposeGc();
+    const registry = registryWith(() => "done");
+    // In a function of its own, so that no variable of this test holds the signal.
+    const runOnFreshSignal = async (): Promise<WeakRef<object>> => {
+      const controller = new AbortController();
+      await executeToolCall(registry, call("last"), controller.signal);
+      return new WeakRef(controller.signal);
+    };
+    const handle = await runOnFreshSignal();
+    await settleHeap(gc);
+    expect(handle.deref()).toBeUndefined();
+  });
+
+  test("many calls in flight on one signal: each is told once, in the order they came", async () => {
+    const controller = new AbortController();
+    const registry = registryWith(() => new Promise<string>(() => {}));
+    const order: string[] = [];
+    const calls = ["a", "b", "c", "d"].map((id) =>
+      executeToolCall(registry, call(id), controller.signal).catch(() => {
+        order.push(id);
+      }),
+    );
+    await nextTurn();
+    controller.abort(new Error("stop"));
+    await Promise.all(calls);
+    expect(order).toEqual(["a", "b", "c", "d"]);
+  });
+});
