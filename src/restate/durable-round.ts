@@ -24,6 +24,7 @@ import {
   type ToolRegistry,
 } from "../../course/src/index.ts";
 import { RoundBudget } from "../rounds/index.ts";
+import { finishedEvent, RoundEvents, startedEvent } from "../rounds/round-events.ts";
 import { askGate, type JournaledApproval, readApproval, replayGate } from "./approval-step.ts";
 import { deadlineReason, deadlineResult, resolveDeadline } from "./durable-deadline.ts";
 import type { DurableSettings } from "./durable-options.ts";
@@ -43,7 +44,6 @@ import {
   weakMapSet,
 } from "./restate-intrinsics.ts";
 import { type DurableContext, RestatePromise } from "./restate-sdk.ts";
-import { finishedEvent, RoundDelivery, startedEvent } from "./round-delivery.ts";
 
 /** The journal name of a call's durable step (Restate's UI shows it). */
 export const stepName = (call: CourseToolCall): string => `toolCall:${call.id}`;
@@ -88,7 +88,7 @@ export interface DurableRoundInput {
 /** Drives one round; `start()` once, then `resolve` or `reject` exactly once. */
 export class DurableRound {
   readonly #input: DurableRoundInput;
-  readonly #delivery: RoundDelivery;
+  readonly #delivery: RoundEvents;
   readonly #budget: RoundBudget;
   readonly #states: CallState[] = [];
   readonly #inFlight: CallState[] = [];
@@ -102,7 +102,7 @@ export class DurableRound {
 
   constructor(input: DurableRoundInput) {
     this.#input = input;
-    this.#delivery = new RoundDelivery(input.settings.onEvent, input.settings.onEventError);
+    this.#delivery = new RoundEvents(input.settings.onEvent, input.settings.onEventError);
     this.#budget = new RoundBudget(input.settings.maxRoundCharacters);
   }
 
