@@ -10,7 +10,8 @@ import {
   ToolContractError,
   toolResultMessage,
 } from "../../course/src/index.ts";
-import { claimCallIds, snapshotDurableCalls } from "./durable-calls.ts";
+import { snapshotCallList } from "../rounds/round-calls.ts";
+import { claimCallIds } from "./durable-calls.ts";
 import { resolveDeadline } from "./durable-deadline.ts";
 import { readDurableOptions } from "./durable-options.ts";
 import { fromJournal, toJournal } from "./journal-entry.ts";
@@ -110,14 +111,14 @@ function holey(): CourseToolCall[] {
   return calls;
 }
 
-describe("snapshotDurableCalls", () => {
+describe("snapshotCallList", () => {
   test.each([
     ["a non-array", { length: 1, 0: call("a") }, "Tool round calls must be an array (not a Proxy)"],
     ["a Proxy", new Proxy([call("a")], {}), "Tool round calls must be an array (not a Proxy)"],
     ["a hole", holey(), "Tool round calls have a hole at index 1"],
     ["a blank id", [call(" ")], "calls[0]: Tool call id must be a non-blank string"],
   ])("%s is refused", (_label, calls, message) => {
-    expect(refusal(() => snapshotDurableCalls(calls))).toBe(message);
+    expect(refusal(() => snapshotCallList(calls))).toBe(message);
   });
 
   test("a getter slot is read once, and the snapshots are frozen", () => {
@@ -130,7 +131,7 @@ describe("snapshotDurableCalls", () => {
         return call("a");
       },
     });
-    const snapshots = snapshotDurableCalls(calls);
+    const snapshots = snapshotCallList(calls);
     expect(reads).toBe(1);
     expect(snapshots).toEqual([call("a")]);
     expect(Object.isFrozen(snapshots[0])).toBe(true);

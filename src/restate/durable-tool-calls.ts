@@ -16,7 +16,8 @@ import {
 } from "../../course/src/index.ts";
 import { isToolRegistry } from "../../course/src/internal.ts";
 import type { ToolRoundOptions } from "../rounds/index.ts";
-import { claimCallIds, snapshotDurableCalls } from "./durable-calls.ts";
+import { snapshotCallList } from "../rounds/round-calls.ts";
+import { claimCallIds } from "./durable-calls.ts";
 import { readDurableOptions } from "./durable-options.ts";
 import { DurableRound } from "./durable-round.ts";
 import { freeze, isProxy } from "./restate-intrinsics.ts";
@@ -180,5 +181,5 @@ export function durableToolCalls(
   calls: readonly CourseToolCall[],
   options?: DurableToolRoundOptions,
 ): Promise<readonly CourseToolResultMessage[]> {
-  return runRound(ctx, registry, () => snapshotDurableCalls(calls), options, true);
+  return runRound(ctx, registry, () => snapshotCallList(calls), options, true);
 }

@@ -29,7 +29,6 @@ export {
   ownDataValue,
   setAdd,
   setHas,
-  signalAborted,
   signalReason,
   weakMapGet,
   weakMapSet,

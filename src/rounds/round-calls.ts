@@ -64,6 +64,38 @@ function snapshotAt(calls: object, index: number): CourseToolCall {
   }
 }
 
+/** Snapshots in call order; with `refuseDuplicateIds`, an id seen before stops it at once. */
+function snapshotCalls(calls: unknown, refuseDuplicateIds: boolean): readonly CourseToolCall[] {
+  const length = readLength(calls);
+  const snapshots: CourseToolCall[] = [];
+  const firstIndexOfId = refuseDuplicateIds ? new NativeMap<string, number>() : undefined;
+  for (let index = 0; index < length; index += 1) {
+    const snapshot = snapshotAt(calls as object, index);
+    if (firstIndexOfId !== undefined) {
+      const earlier = mapGet(firstIndexOfId, snapshot.id);
+      if (earlier !== undefined) {
+        invalid(`Duplicate Tool call id "${snapshot.id}" at calls[${earlier}] and calls[${index}]`);
+      }
+      mapSet(firstIndexOfId, snapshot.id, index);
+    }
+    store(snapshots, index, snapshot);
+  }
+  return snapshots;
+}
+
+/**
+ * Snapshots every call of a list in call order, without looking at their ids.
+ * Throws ToolContractError INVALID_TOOL_CALL for a non-array, a Proxy, a
+ * hole, or an unreadable or malformed call; no validator has run when it
+ * throws. Durable rounds (`toolbound/restate`) use it and claim ids their own way.
+ *
+ * @example
+ * snapshotCallList([{ type: "toolCall", id: "a", name: "echo", arguments: {} }]); // frozen snapshots
+ */
+export function snapshotCallList(calls: unknown): readonly CourseToolCall[] {
+  return snapshotCalls(calls, false);
+}
+
 /**
  * Snapshots every call of a round in call order and refuses duplicate ids.
  * Throws ToolContractError INVALID_TOOL_CALL for a non-array, a Proxy, a
@@ -74,17 +106,5 @@ function snapshotAt(calls: object, index: number): CourseToolCall {
  * snapshotRoundCalls([{ type: "toolCall", id: "a", name: "echo", arguments: {} }]); // frozen snapshots
  */
 export function snapshotRoundCalls(calls: unknown): readonly CourseToolCall[] {
-  const length = readLength(calls);
-  const snapshots: CourseToolCall[] = [];
-  const firstIndexOfId = new NativeMap<string, number>();
-  for (let index = 0; index < length; index += 1) {
-    const snapshot = snapshotAt(calls as object, index);
-    const earlier = mapGet(firstIndexOfId, snapshot.id);
-    if (earlier !== undefined) {
-      invalid(`Duplicate Tool call id "${snapshot.id}" at calls[${earlier}] and calls[${index}]`);
-    }
-    mapSet(firstIndexOfId, snapshot.id, index);
-    store(snapshots, index, snapshot);
-  }
-  return snapshots;
+  return snapshotCalls(calls, true);
 }
