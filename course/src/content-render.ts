@@ -11,7 +11,7 @@ import { freeze } from "./intrinsics.js";
 import { codePointCount, escapeRange, measureHead, RAW_TEXT } from "./json-text.js";
 import type { PartLimits } from "./output-budget.js";
 import type { SpillSettings } from "./output-settings.js";
-import { spillFullOutput } from "./output-spill.js";
+import { type CutFacts, spillFullOutput } from "./output-spill.js";
 import type { WalkLimits } from "./output-walk.js";
 import type { CourseToolCall, ToolResultPart } from "./protocol.js";
 import { addSlot, type BuiltBinaryPart, type BuiltPart } from "./tool-content.js";
@@ -24,10 +24,14 @@ export interface ContentSettings {
   readonly spill: SpillSettings | undefined;
 }
 
-/** The text a `toolContent` value becomes, and its parts when one is binary. */
+/**
+ * The text a `toolContent` value becomes, its parts when one is binary, and
+ * whether its text parts were cut by `maxCharacters`.
+ */
 export interface RenderedContent {
   readonly content: string;
   readonly parts: readonly ToolResultPart[] | undefined;
+  readonly truncated: boolean;
 }
 
 /**
@@ -155,7 +159,12 @@ function joinLines(items: readonly Item[], lineFor: (item: Item) => string): str
  * Every item costs its text plus one line feed (the first item has none, so
  * the room starts one above the cap).
  */
-function cutText(items: Item[], settings: ContentSettings, call: CourseToolCall): readonly Item[] {
+function cutText(
+  items: Item[],
+  settings: ContentSettings,
+  call: CourseToolCall,
+  facts: CutFacts | undefined,
+): readonly Item[] | undefined {
   const limits = settings.limits;
   let room = limits.maxCharacters + 1;
   let total = 0;
@@ -174,7 +183,7 @@ function cutText(items: Item[], settings: ContentSettings, call: CourseToolCall)
     fits = left >= 0 && span.units === item.text.length;
     left -= span.written;
   }
-  if (fits) return wellFormed(items);
+  if (fits) return undefined;
   const spill = settings.spill;
   const reference =
     spill === undefined
@@ -185,8 +194,13 @@ function cutText(items: Item[], settings: ContentSettings, call: CourseToolCall)
           call,
           "characters",
           "text",
-          undefined,
+          facts,
         );
+  // An observed call learns the cut as a serialized output's would be noted.
+  if (facts !== undefined) {
+    facts.limit = "characters";
+    facts.spillReference = reference;
+  }
   const marker = (kept: number) => textMarker(kept, total, "characters", limits, reference);
   // The widest marker the count could need (the actual one is never longer), and its line feed.
   left = room - codePointCount(marker(total)) - 1;
@@ -241,24 +255,29 @@ function partOf(item: Item): ToolResultPart {
  * `content` text, and the checked parts (text parts, lines for what was left
  * out, and binary parts as strict base64) when at least one binary part
  * passed. A spill hook, when set, receives the full text when the text parts
- * were cut.
+ * were cut. An observed call passes `facts` to learn what the cut did (the
+ * limit, the spill reference and the spilled text's size).
  */
 export function renderToolContent(
   parts: readonly BuiltPart[],
   settings: ContentSettings,
   call: CourseToolCall,
+  facts?: CutFacts,
 ): RenderedContent {
-  const items = cutText(budgetParts(parts, settings), settings, call);
+  const budgeted = budgetParts(parts, settings);
+  const cut = cutText(budgeted, settings, call, facts);
+  const truncated = cut !== undefined;
+  const items = cut ?? wellFormed(budgeted);
   const content = joinLines(items, lineOf);
   let binary = false;
   for (let index = 0; index < items.length && !binary; index += 1) {
     binary = (items[index] as Item).kind === "binary";
   }
-  if (!binary) return { content, parts: undefined };
+  if (!binary) return { content, parts: undefined, truncated };
   const checked: ToolResultPart[] = [];
   for (let index = 0; index < items.length; index += 1) {
     // Defined, not assigned: an index setter planted on Array.prototype never sees a part.
     addSlot(checked, index, partOf(items[index] as Item));
   }
-  return { content, parts: freeze(checked) };
+  return { content, parts: freeze(checked), truncated };
 }

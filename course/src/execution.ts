@@ -169,15 +169,21 @@ class RunningCall implements AbortWaiter {
   }
 
   finishContent(parts: readonly BuiltPart[]): void {
-    const { call, signal } = this.ready;
+    const { call, signal, record } = this.ready;
+    const settings = this.ready.output ?? COURSE_CONTENT_SETTINGS;
     let rendered: RenderedContent;
     try {
-      rendered = renderToolContent(parts, this.ready.output ?? COURSE_CONTENT_SETTINGS, call);
+      rendered = renderToolContent(parts, settings, call, record);
     } catch (thrown) {
       // Only a defect can throw here (the spill hook's throws are reported, not thrown),
       // or a registered fatal error a spill hook's serialization met.
       if (isRegisteredNonRecoverable(thrown)) return this.fatal(thrown);
       return this.fail("TOOL_OUTPUT_SERIALIZATION_FAILED", "Tool content could not be written");
+    }
+    if (record !== undefined) {
+      // An observed call's facts: the budgets it ran under and whether its text was cut.
+      record.limits = settings.limits;
+      record.truncated = rendered.truncated;
     }
     // After the spill hook: an abort it raised wins.
     if (isAborted(signal)) return this.cancel(abortReason(signal));

@@ -12,6 +12,7 @@ import {
   executeToolCall,
   type ToolCallOptions,
   ToolRegistry,
+  toolContent,
 } from "../../course/src/index.ts";
 import { createTelemetry } from "../../test/support/otel.ts";
 import { inParentSpan, toolCall } from "../../test/support/otel-tools.ts";
@@ -133,5 +134,38 @@ describe("a cut's facts", () => {
     expect(span.attributes[TB.outputLimit]).toBeUndefined();
     expect(span.attributes[TB.outputCharacters]).toBe(11);
     expect(span.attributes[TB.outputOriginalCharacters]).toBe(11);
+  });
+
+  test("toolContent whose text is cut: truncated, the characters limit, the spill's reference and size", async () => {
+    const spilled: string[] = [];
+    const { span, content } = await spanOf(
+      toolContent([
+        { type: "text", text: "t".repeat(3000) },
+        { type: "text", text: "u".repeat(3000) },
+      ]),
+      {
+        outputBudget: { maxCharacters: 2048 },
+        spill: (text) => {
+          spilled.push(text);
+          return "artifact-7";
+        },
+      },
+    );
+    expect(content).toContain("artifact-7");
+    expect(span.attributes[TB.outputTruncated]).toBe(true);
+    expect(span.attributes[TB.outputLimit]).toBe("characters");
+    expect(span.attributes[TB.outputLimitValue]).toBe(2048);
+    expect(span.attributes[TB.outputCharacters]).toBe(codePoints(content));
+    expect(span.attributes[TB.outputSpillReference]).toBe("artifact-7");
+    expect(spilled).toHaveLength(1);
+    expect(span.attributes[TB.outputOriginalCharacters]).toBe(6001);
+  });
+
+  test("toolContent that fits: not truncated, no limit", async () => {
+    const { span, content } = await spanOf(toolContent([{ type: "text", text: "fits" }]));
+    expect(content).toBe("fits");
+    expect(span.attributes[TB.outputTruncated]).toBe(false);
+    expect(span.attributes[TB.outputLimit]).toBeUndefined();
+    expect(span.attributes[TB.outputOriginalCharacters]).toBe(4);
   });
 });

@@ -236,6 +236,59 @@ describe("a toolContent output's facts", () => {
       spillReference: undefined,
     });
   });
+
+  test("text cut by the course's own budget: truncated, the characters budget and its value", async () => {
+    const ended = await factsOf(toolContent([{ type: "text", text: "w".repeat(5_000) }]));
+    const content = ended.result?.content ?? "";
+    expect(content).toMatch(/\n\[Tool output truncated: \d+ of 5000 characters kept\]$/);
+    expect(ended.output).toEqual({
+      characters: [...content].length,
+      originalCharacters: undefined,
+      originalTextLength: undefined,
+      truncated: true,
+      limit: "characters",
+      limitValue: 4_096,
+      spillReference: undefined,
+    });
+  });
+
+  test("text cut by a configured budget and spilled: the reference and the spilled text's size", async () => {
+    const spilled: string[] = [];
+    const output = toolContent([
+      { type: "text", text: "a".repeat(1_500) },
+      { type: "image", data: PNG_1X1, mimeType: "image/png" },
+      { type: "text", text: "b".repeat(700) },
+    ]);
+    const options: ToolCallOptions = {
+      outputBudget: { maxCharacters: 1_024 },
+      spill: (text) => {
+        spilled.push(text);
+        return "spill://call-1";
+      },
+    };
+    const plain = await executeToolCall(
+      workRegistry(async () => output),
+      workCall(),
+      live(),
+      options,
+    );
+    const ended = await factsOf(output, options);
+    // The observer changes nothing the model reads; the hook ran once per call.
+    expect(ended.result).toEqual(plain);
+    expect(spilled).toHaveLength(2);
+    expect(ended.output).toEqual({
+      characters: [...(plain.content ?? "")].length,
+      originalCharacters: [...(spilled[1] ?? "")].length,
+      originalTextLength: undefined,
+      truncated: true,
+      limit: "characters",
+      limitValue: 1_024,
+      spillReference: "spill://call-1",
+    });
+    // The full text: both text parts and the image's line, each on its own line.
+    const line = "[image: image/png, 70 bytes]";
+    expect(ended.output?.originalCharacters).toBe(1_500 + 1 + line.length + 1 + 700);
+  });
 });
 
 describe("the hooks, as the observer sees them", () => {
