@@ -149,7 +149,8 @@ function escapeCell(text: string): string {
 
 /**
  * Renders the rows as a Markdown table (readable in a terminal, pasteable in
- * the README), preceded by the run's circumstances and followed by the notes.
+ * docs/performance.md), preceded by the run's circumstances and followed by
+ * the notes.
  *
  * @example
  * process.stdout.write(renderTable(rows, info));

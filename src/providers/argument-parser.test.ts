@@ -375,8 +375,8 @@ describe("hostile text", () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  // Accessors planted on Array.prototype indices are out of scope (see the README's
-  // security model): the boundary's own scratch arrays inherit from it.
+  // Accessors planted on Array.prototype indices are out of scope (see docs/security-model.md):
+  // the boundary's own scratch arrays inherit from it.
   test("a setter planted on Object.prototype never runs, and the key stays the model's own", () => {
     let runs = 0;
     const setter = {

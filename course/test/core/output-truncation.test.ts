@@ -177,7 +177,7 @@ describe("the marker names the budget that ran out", () => {
       "\n[Tool output truncated: 970 of 5000 characters kept]",
     ],
     [
-      "characters (the README's example)",
+      "characters (the example in docs/output.md)",
       "y".repeat(183_211),
       { maxCharacters: 50_000 },
       "\n[Tool output truncated: 49942 of 183211 characters kept]",
