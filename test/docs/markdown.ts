@@ -245,11 +245,21 @@ export function markedLines(file: string): string {
   return asPackageImports(file, text);
 }
 
-/** The one block of the documents whose `mirrors=` directive names `file` (a path from the root). */
+/**
+ * The block of the documents whose `mirrors=` directive names `file` (a path
+ * from the root). Several documents may show the same example (the README
+ * and its guide): then every one must show the same text, and the first is
+ * returned.
+ */
 export function mirroringBlock(file: string): CodeBlock {
   const found = allCodeBlocks().filter((block) => block.directives.mirrors === file);
-  if (found.length !== 1) {
-    throw new Error(`${found.length} blocks of the documents mirror ${file}; there must be one`);
+  const [first] = found;
+  if (first === undefined) throw new Error(`no block of the documents mirrors ${file}`);
+  const differing = found.filter((block) => block.text !== first.text);
+  if (differing.length > 0) {
+    throw new Error(
+      `${found.length} blocks of the documents mirror ${file} and do not show the same text: ${found.map(where).join(", ")}`,
+    );
   }
-  return found[0] as CodeBlock;
+  return first;
 }
