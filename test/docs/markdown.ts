@@ -255,8 +255,7 @@ export function mirroringBlock(file: string): CodeBlock {
   const found = allCodeBlocks().filter((block) => block.directives.mirrors === file);
   const [first] = found;
   if (first === undefined) throw new Error(`no block of the documents mirrors ${file}`);
-  const differing = found.filter((block) => block.text !== first.text);
-  if (differing.length > 0) {
+  if (found.some((block) => block.text !== first.text)) {
     throw new Error(
       `${found.length} blocks of the documents mirror ${file} and do not show the same text: ${found.map(where).join(", ")}`,
     );
