@@ -249,6 +249,56 @@ describe("the relay of the last idle signal stays parked", () => {
     expect(handle.deref()).toBeUndefined();
   });
 
+  test("a signal with a call still waiting is never parked: a later signal's park leaves it listening", async () => {
+    const busy = new AbortController();
+    const other = new AbortController();
+    let runs = 0;
+    const registry = registryWith(() => {
+      runs += 1;
+      // The first call waits to be cancelled; every later one ends at once.
+      return runs === 1 ? new Promise<string>(() => {}) : "done";
+    });
+    const waiting = executeToolCall(registry, call("waiting"), busy.signal);
+    // A call on the busy signal ends while the first still waits: its hub must not park.
+    await executeToolCall(registry, call("quick"), busy.signal);
+    // Another signal goes idle and parks; were the busy hub parked, it would lose its listener now.
+    await executeToolCall(registry, call("elsewhere"), other.signal);
+    const reason = new Error("stop");
+    busy.abort(reason);
+    const first = await Promise.race([
+      waiting.then(
+        () => "resolved",
+        (error: unknown) => error,
+      ),
+      nextTurn().then(() => "still waiting"),
+    ]);
+    expect(first).toBe(reason);
+    expect(runs).toBe(3);
+  });
+
+  test("a tampered signal, which has no relay, is never parked: calls on another signal still settle", async () => {
+    const tampered = new AbortController();
+    Object.defineProperty(tampered.signal, "aborted", { value: false, configurable: true });
+    const plain = new AbortController();
+    let runs = 0;
+    const registry = registryWith(() => {
+      runs += 1;
+      return runs <= 3 ? "done" : new Promise<string>(() => {});
+    });
+    await executeToolCall(registry, call("a"), tampered.signal);
+    // Were the tampered hub parked, this call's park would try to unhook a relay it never had.
+    await expect(executeToolCall(registry, call("b"), plain.signal)).resolves.toMatchObject({
+      isError: false,
+    });
+    await executeToolCall(registry, call("c"), plain.signal);
+    const pending = executeToolCall(registry, call("d"), tampered.signal);
+    await nextTurn();
+    const reason = new Error("stop");
+    tampered.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    expect(runs).toBe(4);
+  });
+
   test("many calls in flight on one signal: each is told once, in the order they came", async () => {
     const controller = new AbortController();
     const registry = registryWith(() => new Promise<string>(() => {}));
