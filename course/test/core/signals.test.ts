@@ -299,6 +299,102 @@ describe("the relay of the last idle signal stays parked", () => {
     expect(runs).toBe(4);
   });
 
+  test("a parked signal that gets a waiting call again is unparked: another signal's park leaves it listening", async () => {
+    const reused = new AbortController();
+    const other = new AbortController();
+    let runs = 0;
+    const registry = registryWith(() => {
+      runs += 1;
+      // The second call waits to be cancelled; the others end at once.
+      return runs === 2 ? new Promise<string>(() => {}) : "done";
+    });
+    await executeToolCall(registry, call("parks"), reused.signal);
+    const waiting = executeToolCall(registry, call("waits"), reused.signal);
+    // The other signal parks now; the reused one, no longer parked, must keep its listener.
+    await executeToolCall(registry, call("elsewhere"), other.signal);
+    const reason = new Error("stop");
+    reused.abort(reason);
+    const first = await Promise.race([
+      waiting.then(
+        () => "resolved",
+        (error: unknown) => error,
+      ),
+      nextTurn().then(() => "still waiting"),
+    ]);
+    expect(first).toBe(reason);
+    expect(runs).toBe(3);
+  });
+
+  test("two calls in flight on one signal: the second to settle leaves the first cancellable", async () => {
+    const controller = new AbortController();
+    const releases: (() => void)[] = [];
+    const registry = registryWith(
+      () => new Promise<string>((resolve) => releases.push(() => resolve("done"))),
+    );
+    const first = executeToolCall(registry, call("first"), controller.signal);
+    const second = executeToolCall(registry, call("second"), controller.signal);
+    await nextTurn();
+    releases[1]?.();
+    await expect(second).resolves.toMatchObject({ isError: false });
+    const reason = new Error("stop");
+    controller.abort(reason);
+    const outcome = await Promise.race([
+      first.then(
+        () => "resolved",
+        (error: unknown) => error,
+      ),
+      nextTurn().then(() => "still waiting"),
+    ]);
+    expect(outcome).toBe(reason);
+  });
+
+  test("an abort event dispatched on a signal that has not aborted cancels nothing", async () => {
+    // A tampered signal carries the boundary's listener itself, so anyone can dispatch to it.
+    const controller = new AbortController();
+    Object.defineProperty(controller.signal, "aborted", { value: false, configurable: true });
+    let release: () => void = () => {};
+    const registry = registryWith(
+      () => new Promise<string>((resolve) => (release = () => resolve("done"))),
+    );
+    const pending = executeToolCall(registry, call(), controller.signal);
+    await nextTurn();
+    controller.signal.dispatchEvent(new Event("abort"));
+    release();
+    await expect(pending).resolves.toMatchObject({ isError: false, content: '"done"' });
+  });
+
+  test("calls that settle while an older one waits are forgotten: their inputs can be collected", async () => {
+    const gc = exposeGc();
+    const controller = new AbortController();
+    const refs: WeakRef<object>[] = [];
+    const registry = registryWith((input) => {
+      // The first call waits for good, so every later one joins the watch's set, not its first slot.
+      if (refs.length === 0) {
+        refs.push(new WeakRef({}));
+        return new Promise<string>(() => {});
+      }
+      refs.push(new WeakRef(input as object));
+      return "done";
+    });
+    const waiting = executeToolCall(registry, call("waiting"), controller.signal).catch(
+      (error: unknown) => error,
+    );
+    // In a function of its own, so that no variable of this test holds a call's input.
+    const runCalls = async (): Promise<void> => {
+      for (let index = 0; index < 20; index += 1) {
+        await executeToolCall(registry, call(`call-${index}`, { index }), controller.signal);
+      }
+    };
+    await runCalls();
+    const inputs = refs.slice(1);
+    expect(inputs).toHaveLength(20);
+    await settleHeap(gc);
+    expect(inputs.filter((ref) => ref.deref() !== undefined)).toHaveLength(0);
+    const reason = new Error("stop");
+    controller.abort(reason);
+    await expect(waiting).resolves.toBe(reason);
+  });
+
   test("many calls in flight on one signal: each is told once, in the order they came", async () => {
     const controller = new AbortController();
     const registry = registryWith(() => new Promise<string>(() => {}));
