@@ -6,7 +6,7 @@
  */
 import { describe, expect, test, vi } from "vitest";
 import { type ReadyCall, runReadyCall } from "../../src/execution.ts";
-import type { CourseToolCall } from "../../src/index.ts";
+import { type CourseToolCall, NonRecoverableToolError } from "../../src/index.ts";
 import { workRegistry } from "./support/work-tool.ts";
 
 type Execute = (input: unknown, context: { signal: AbortSignal }) => unknown;
@@ -159,6 +159,35 @@ describe("runReadyCall settles exactly once", () => {
     expect(resolve).not.toHaveBeenCalled();
     expect(approve).not.toHaveBeenCalled();
     expect(execute).not.toHaveBeenCalled();
+  });
+});
+
+describe("an output whose one trap aborts the run and then throws a fatal error", () => {
+  test("the abort settles the call; the fatal error met afterwards rejects nothing more", async () => {
+    const run$ = new AbortController();
+    const reason = new Error("stopped from inside the output");
+    const fatal = new NonRecoverableToolError("thrown by the same trap");
+    let traps = 0;
+    // The serializer reads a Proxy prototype's prototype once (its one trap) before refusing it.
+    const prototype = new Proxy(
+      {},
+      {
+        getPrototypeOf() {
+          traps += 1;
+          run$.abort(reason);
+          throw fatal;
+        },
+      },
+    );
+    const { resolve, reject, settled } = run(
+      ready(() => Object.create(prototype), { signal: run$.signal }),
+    );
+    await settled;
+    await later();
+    expect(traps).toBe(1);
+    expect(resolve).not.toHaveBeenCalled();
+    expect(reject).toHaveBeenCalledTimes(1);
+    expect(reject).toHaveBeenCalledWith(reason);
   });
 });
 
