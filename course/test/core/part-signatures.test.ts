@@ -3,9 +3,15 @@
  * own bytes and no more, a near miss in any byte is recognised as nothing,
  * and an MPEG frame header needs its sync bits, a defined version and a
  * defined layer. A part declaring a type its bytes do not start with is told why.
+ * The supported MIME types are each kind's own list and nothing planted past its end.
  */
 import { describe, expect, test } from "vitest";
-import { signatureProblem, sniffMimeType } from "../../src/part-signatures.ts";
+import {
+  type BinaryPartType,
+  isSupportedMimeType,
+  signatureProblem,
+  sniffMimeType,
+} from "../../src/part-signatures.ts";
 
 const ascii = (text: string): number[] => Array.from(text, (char) => char.charCodeAt(0));
 const bytesOf = (...groups: (number[] | string)[]): Uint8Array =>
@@ -97,4 +103,32 @@ describe("a declared type the bytes contradict", () => {
       "declared text/plain, but the bytes hold a NUL byte",
     );
   });
+});
+
+describe("the supported MIME types of a kind", () => {
+  test.each([
+    ["image", 4],
+    ["audio", 4],
+    ["file", 2],
+  ] as const)(
+    "%s: a type planted on Array.prototype at %i, just past the list, is not supported",
+    (type: BinaryPartType, length: number) => {
+      let reads = 0;
+      Object.defineProperty(Array.prototype, `${length}`, {
+        configurable: true,
+        get() {
+          reads += 1;
+          return "image/bmp";
+        },
+      });
+      let supported: boolean;
+      try {
+        supported = isSupportedMimeType(type, "image/bmp");
+      } finally {
+        delete (Array.prototype as unknown as Record<string, unknown>)[`${length}`];
+      }
+      expect(reads).toBe(0);
+      expect(supported).toBe(false);
+    },
+  );
 });
