@@ -7,11 +7,11 @@
  */
 
 import { encodeBase64 } from "./base64.js";
-import { freeze } from "./intrinsics.js";
+import { freeze, NativeError } from "./intrinsics.js";
 import { codePointCount, escapeRange, measureHead, RAW_TEXT } from "./json-text.js";
 import type { PartLimits } from "./output-budget.js";
 import type { SpillSettings } from "./output-settings.js";
-import { type CutFacts, spillFullOutput } from "./output-spill.js";
+import { type CutFacts, reportSpillFailure, spillFullOutput } from "./output-spill.js";
 import type { WalkLimits } from "./output-walk.js";
 import type { CourseToolCall, ToolResultPart } from "./protocol.js";
 import { addSlot, type BuiltBinaryPart, type BuiltPart } from "./tool-content.js";
@@ -152,6 +152,33 @@ function joinLines(items: readonly Item[], lineFor: (item: Item) => string): str
 }
 
 /**
+ * Hands the full text of the parts to the spill hook; the reference it names,
+ * or undefined. Text parts can share one string, so their sum can be longer
+ * than one string holds: that text cannot be given to the hook, which is
+ * reported as a spill failure, and the content is cut as without a hook.
+ */
+function spillText(
+  items: readonly Item[],
+  spill: SpillSettings,
+  call: CourseToolCall,
+  facts: CutFacts | undefined,
+): string | undefined {
+  let full: string;
+  try {
+    full = joinLines(wellFormed(items), lineOf);
+  } catch (thrown) {
+    // The engine's RangeError for a string past its length limit: nothing else here throws.
+    const error = new NativeError(
+      "the full output could not be written: its text is longer than one string can hold",
+      { cause: thrown },
+    );
+    reportSpillFailure(spill, call, "characters", error);
+    return undefined;
+  }
+  return spillFullOutput(full, spill, call, "characters", "text", facts);
+}
+
+/**
  * Cuts the text parts, in order, to fit what the lines leave of
  * `maxCharacters`: the first text part that does not fit keeps its head and
  * ends with the marker, which states how much of all the parts' text was
@@ -185,17 +212,7 @@ function cutText(
   }
   if (fits) return undefined;
   const spill = settings.spill;
-  const reference =
-    spill === undefined
-      ? undefined
-      : spillFullOutput(
-          joinLines(wellFormed(items), lineOf),
-          spill,
-          call,
-          "characters",
-          "text",
-          facts,
-        );
+  const reference = spill === undefined ? undefined : spillText(items, spill, call, facts);
   // An observed call learns the cut as a serialized output's would be noted.
   if (facts !== undefined) {
     facts.limit = "characters";

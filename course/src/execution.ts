@@ -175,8 +175,8 @@ class RunningCall implements AbortWaiter {
     try {
       rendered = renderToolContent(parts, settings, call, record);
     } catch (thrown) {
-      // Nothing here throws for any output: the spill hook's throws are reported, and what
-      // is serialized for it is text. A throw is a defect, and the call still settles once.
+      // Nothing here throws for any output: the spill hook's throws are reported, and so is
+      // text too long to be joined for it. A throw is a defect; the call still settles once.
       if (isRegisteredNonRecoverable(thrown)) return this.fatal(thrown);
       return this.fail("TOOL_OUTPUT_SERIALIZATION_FAILED", "Tool content could not be written");
     }

@@ -119,6 +119,24 @@ function referenceProblem(reference: string): string | undefined {
 }
 
 /**
+ * Reports a spill that could not start because the full output could not be
+ * put together (`error` says why): the hook is not called, and `onSpillError`
+ * (or a process warning) hears of it once, as of any other spill failure.
+ */
+export function reportSpillFailure(
+  spill: SpillSettings,
+  call: CourseToolCall,
+  limit: OutputLimitName,
+  error: Error,
+): void {
+  report(
+    spill,
+    error,
+    freeze({ toolCallId: call.id, toolName: call.name, limit, truncated: false }),
+  );
+}
+
+/**
  * Serializes the full output under the spill budget, in `format`, and hands
  * it to the hook. Returns the reference the marker names, or undefined. Only
  * a registered NonRecoverableToolError thrown while serializing (by a Proxy

@@ -54,6 +54,21 @@ describe("the phase an observer sees for a cancelled call", () => {
     },
   );
 
+  test("a call cancelled while its approval gate has not answered: phase approval", async () => {
+    const execute = vi.fn(() => "ran");
+    const { registry, facts } = observed(execute);
+    const controller = new AbortController();
+    const reason = new Error("stopped while waiting for approval");
+    const running = executeToolCall(registry, workCall(), controller.signal, {
+      approve: () => new Promise<boolean>(() => {}),
+    });
+    controller.abort(reason);
+    await expect(running).rejects.toBe(reason);
+    expect(execute).not.toHaveBeenCalled();
+    expect(facts).toHaveLength(1);
+    expect(facts[0]).toMatchObject({ phase: "approval", rejection: "cancelled", reason });
+  });
+
   test("an approved call cancelled while its Tool runs: phase execute, not approval", async () => {
     const controller = new AbortController();
     const reason = new Error("stopped while running");

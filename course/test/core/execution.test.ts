@@ -6,7 +6,7 @@
  */
 import { describe, expect, test, vi } from "vitest";
 import { type ReadyCall, runReadyCall } from "../../src/execution.ts";
-import { type CourseToolCall, NonRecoverableToolError } from "../../src/index.ts";
+import { type CourseToolCall, NonRecoverableToolError, toolContent } from "../../src/index.ts";
 import { workRegistry } from "./support/work-tool.ts";
 
 type Execute = (input: unknown, context: { signal: AbortSignal }) => unknown;
@@ -138,9 +138,12 @@ describe("runReadyCall settles exactly once", () => {
     expect(reject).toHaveBeenCalledWith(reason);
   });
 
-  test("an abort after the Tool answered reaches nobody", async () => {
+  test.each([
+    ["a value", () => "done"],
+    ["toolContent", () => toolContent([{ type: "text", text: "done" }])],
+  ])("an abort after the Tool answered %s reaches nobody", async (_what, answer) => {
     const run$ = new AbortController();
-    const { resolve, reject, settled } = run(ready(() => "done", { signal: run$.signal }));
+    const { resolve, reject, settled } = run(ready(answer, { signal: run$.signal }));
     await settled;
     run$.abort(new Error("after the fact"));
     await later();
