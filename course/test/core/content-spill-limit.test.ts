@@ -52,6 +52,8 @@ describe("text parts longer together than one string", () => {
     expect((error as Error).message).toBe(
       "the full output could not be written: its text is longer than one string can hold",
     );
+    // The engine's own error stays attached, for whoever reads the report.
+    expect((error as Error).cause).toBeInstanceOf(RangeError);
     expect(info).toEqual({
       toolCallId: "call-1",
       toolName: "work",
