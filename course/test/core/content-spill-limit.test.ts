@@ -29,6 +29,11 @@ async function run(options: ToolCallOptions) {
 }
 
 describe("text parts longer together than one string", () => {
+  test("the premise: this engine cannot hold the parts' text as one string", () => {
+    // String.prototype.repeat refuses a result past the limit before it allocates anything.
+    expect(() => SHARED.repeat(PARTS)).toThrow(RangeError);
+  });
+
   test("without a spill hook: the text is cut, the call succeeds", async () => {
     const result = await run({});
     expect(result.isError).toBe(false);
