@@ -120,14 +120,14 @@ function referenceProblem(reference: string): string | undefined {
 
 /**
  * Reports a spill that could not start because the full output could not be
- * put together (`error` says why): the hook is not called, and `onSpillError`
- * (or a process warning) hears of it once, as of any other spill failure.
+ * written (`error` says why): the hook is not called, and `onSpillError` (or a
+ * process warning) hears of it once, as of any other spill failure.
  */
 export function reportSpillFailure(
   spill: SpillSettings,
   call: CourseToolCall,
   limit: OutputLimitName,
-  error: Error,
+  error: unknown,
 ): void {
   report(
     spill,
@@ -152,26 +152,27 @@ export function spillFullOutput(
 ): string | undefined {
   let text: string;
   let truncated: boolean;
-  const base = { toolCallId: call.id, toolName: call.name, limit };
   try {
     const draft = draftOutput(output, spill.limits, "head", format);
     if (draft.kind === "refused") {
       // Reached only past the content's cut: something there cannot be written.
-      report(
-        spill,
-        new NativeError(`the full output could not be serialized: ${draft.message}`),
-        freeze({ ...base, truncated: false }),
-      );
+      const why = `the full output could not be serialized: ${draft.message}`;
+      reportSpillFailure(spill, call, limit, new NativeError(why));
       return undefined;
     }
     truncated = draft.kind === "cut";
     text = draft.kind === "cut" ? draft.finish(undefined) : draft.content;
   } catch (thrown) {
     if (isRegisteredNonRecoverable(thrown)) throw thrown;
-    report(spill, thrown, freeze({ ...base, truncated: false }));
+    reportSpillFailure(spill, call, limit, thrown);
     return undefined;
   }
-  const info: OutputSpillInfo = freeze({ ...base, truncated });
+  const info: OutputSpillInfo = freeze({
+    toolCallId: call.id,
+    toolName: call.name,
+    limit,
+    truncated,
+  });
   if (facts !== undefined && !truncated) facts.spilledCharacters = codePointCount(text);
   let answer: unknown;
   try {

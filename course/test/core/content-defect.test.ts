@@ -1,7 +1,7 @@
 /**
  * The net under the writing of `toolContent`: nothing that writing runs can
  * throw for any output (a spill hook's throw is reported, and so is text too
- * long to be joined for it), so a throw there is a defect. These tests put such a defect
+ * long to be joined for it), so a throw there is a defect. These tests put one
  * in (the module is replaced for this file only) and check that the call still
  * settles once: a registered NonRecoverableToolError stays fatal, anything
  * else fails the output with a result the model can read.
