@@ -18,12 +18,9 @@ import {
   NativeArray,
   NativeMap,
   NativeTypeError,
-  NativeWeakMap,
   NativeWeakSet,
   numberIsFinite,
   ObjectPrototype,
-  weakMapGet,
-  weakMapSet,
   weakSetAdd,
   weakSetHas,
 } from "./intrinsics.js";
@@ -65,6 +62,9 @@ function addData(target: object, proto: object, key: string | number, value: unk
     (target as Record<string | number, unknown>)[key] = value;
   }
 }
+
+/** Why a Proxy is refused, wherever it is met. */
+const PROXY_REFUSAL = "Proxy objects are not accepted";
 
 /** A copy whose height is being measured: its container children, the next one, the tallest so far. */
 interface HeightFrame {
@@ -118,7 +118,12 @@ class JsonSnapshot {
   }
 
   container(value: object): CourseJsonValue {
-    if (isProxy(value)) this.refuse("Proxy objects are not accepted");
+    if (isProxy(value)) this.refuse(PROXY_REFUSAL);
+    return this.unproxied(value);
+  }
+
+  /** {@link container} for a value already known not to be a Proxy. */
+  unproxied(value: object): CourseJsonValue {
     const copies = this.copies;
     const existing = copies === undefined ? undefined : mapGet(copies, value);
     if (existing !== undefined) {
@@ -223,9 +228,17 @@ class JsonSnapshot {
     const copy: { [key: string]: CourseJsonValue } = {};
     for (const key in value) {
       this.path[this.depth] = key;
-      const field = this.read(value, key);
-      // Inherited keys are skipped; an own getter has run once.
-      if (field === MISSING) continue;
+      let field: unknown;
+      // The own-key check and the read sit in the loop itself, beside for…in: the engine
+      // then answers both from the loop's key cache for an object of an ordinary shape.
+      // `container` refused Proxies before any field is read; an own getter runs once.
+      try {
+        // Inherited keys are skipped.
+        if (!hasOwn(value, key)) continue;
+        field = (value as { readonly [key: string]: unknown })[key];
+      } catch (thrown) {
+        return this.refuse("reading it threw", thrown);
+      }
       // "__proto__" is defined, never assigned: it stays an ordinary own key.
       addData(copy, ObjectPrototype, key, this.value(field));
     }
@@ -294,27 +307,34 @@ export function snapshotJsonObject(
   if (weakSetHas(parsedArguments, value)) return value as CourseJsonObject;
   const snapshot = new JsonSnapshot(label, code);
   if (typeof value !== "object" || value === null) return snapshot.refuse("must be a JSON object");
-  // Array.isArray on a non-Proxy runs nothing; containerKind would read the
-  // prototype's prototype a second time (container() below reads it once).
-  if (!isProxy(value) && isArray(value)) {
-    return snapshot.refuse("must be a JSON object, not an array");
-  }
-  return snapshot.container(value) as CourseJsonObject;
+  // Refused here with container()'s own words, so the check is made once: Array.isArray
+  // on a non-Proxy runs nothing; containerKind would read the prototype's prototype a
+  // second time (container() reads it once).
+  if (isProxy(value)) return snapshot.refuse(PROXY_REFUSAL);
+  if (isArray(value)) return snapshot.refuse("must be a JSON object, not an array");
+  return snapshot.unproxied(value) as CourseJsonObject;
 }
 
 /** Call snapshots this module made (a private mark: set with the snapshot, before it is frozen). */
 const callSnapshots = createPrivateMark<true>();
 
-/** Reads one own field of a call; the caller has refused Proxies already. */
-function readCallField(call: object, key: string): unknown {
-  let value: unknown;
-  try {
-    value = readOwnPlainValue(call, key);
-  } catch (thrown) {
-    throw contractError("INVALID_TOOL_CALL", `Tool call field "${key}" threw when read`, {
-      cause: thrown,
-    });
-  }
+/** The fields of a call, as the snapshot reads them. */
+interface CallFields {
+  readonly type?: unknown;
+  readonly id?: unknown;
+  readonly name?: unknown;
+  readonly arguments?: unknown;
+}
+
+/** Refuses a call field whose getter threw. */
+function fieldThrew(key: string, thrown: unknown): never {
+  throw contractError("INVALID_TOOL_CALL", `Tool call field "${key}" threw when read`, {
+    cause: thrown,
+  });
+}
+
+/** Refuses a call without an own `key` field, or answers the value read. */
+function present(value: unknown, key: string): unknown {
   if (value === MISSING) {
     throw contractError("INVALID_TOOL_CALL", `Tool call must have an own "${key}" field`);
   }
@@ -322,10 +342,26 @@ function readCallField(call: object, key: string): unknown {
 }
 
 /**
+ * Reads one own field of a call; the caller has refused Proxies already. The
+ * hot path (snapshotToolCall) reads each field by name instead, one own-key
+ * check and one read of its own, so that the engine can specialize each read.
+ */
+function readCallField(call: object, key: string): unknown {
+  let value: unknown;
+  try {
+    value = readOwnPlainValue(call, key);
+  } catch (thrown) {
+    return fieldThrew(key, thrown);
+  }
+  return present(value, key);
+}
+
+/**
  * Snapshots an untrusted Tool call: four own fields read once each (type, id,
- * name, arguments), arguments deep-copied and frozen. A snapshot made here is
- * returned as it is. Throws ToolContractError
- * INVALID_TOOL_CALL for anything that is not a well-formed call.
+ * name, arguments), in that order, each checked before the next is read;
+ * arguments deep-copied and frozen. A snapshot made here is returned as it
+ * is. Throws ToolContractError INVALID_TOOL_CALL for anything that is not a
+ * well-formed call.
  */
 export function snapshotToolCall(call: unknown): CourseToolCall {
   // Our own snapshots are frozen all the way down: copying one again would only cost time.
@@ -336,26 +372,55 @@ export function snapshotToolCall(call: unknown): CourseToolCall {
   if (isProxy(call)) {
     throw contractError("INVALID_TOOL_CALL", "Tool call must not be a Proxy");
   }
-  const type = readCallField(call, "type");
-  if (type !== "toolCall") {
+  // Each field by name: an own-key check, then one ordinary read, which for a non-Proxy
+  // never reaches the prototype chain and runs no code but an own getter, once.
+  const fields = call as CallFields;
+  let type: unknown;
+  try {
+    type = hasOwn(call, "type") ? fields.type : MISSING;
+  } catch (thrown) {
+    return fieldThrew("type", thrown);
+  }
+  if (present(type, "type") !== "toolCall") {
     throw contractError("INVALID_TOOL_CALL", 'Tool call type must be "toolCall"');
   }
-  const id = readCallField(call, "id");
-  if (!isNonBlankString(id)) {
+  let id: unknown;
+  try {
+    id = hasOwn(call, "id") ? fields.id : MISSING;
+  } catch (thrown) {
+    return fieldThrew("id", thrown);
+  }
+  if (!isNonBlankString(present(id, "id"))) {
     throw contractError("INVALID_TOOL_CALL", "Tool call id must be a non-blank string");
   }
-  const name = readCallField(call, "name");
-  if (!isNonBlankString(name)) {
+  let name: unknown;
+  try {
+    name = hasOwn(call, "name") ? fields.name : MISSING;
+  } catch (thrown) {
+    return fieldThrew("name", thrown);
+  }
+  if (!isNonBlankString(present(name, "name"))) {
     throw contractError("INVALID_TOOL_CALL", "Tool call name must be a non-blank string");
   }
-  const args = snapshotJsonObject(readCallField(call, "arguments"), "Tool call arguments");
-  const snapshot: CourseToolCall = { type: "toolCall", id, name, arguments: args };
+  let args: unknown;
+  try {
+    args = hasOwn(call, "arguments") ? fields.arguments : MISSING;
+  } catch (thrown) {
+    return fieldThrew("arguments", thrown);
+  }
+  const copy = snapshotJsonObject(present(args, "arguments"), "Tool call arguments");
+  const snapshot: CourseToolCall = {
+    type: "toolCall",
+    id: id as string,
+    name: name as string,
+    arguments: copy,
+  };
   callSnapshots.add(snapshot, true);
   return freeze(snapshot);
 }
 
 /** Why the arguments of a call made by {@link toolCallWithInvalidArguments} were refused. */
-const argumentRefusals = new NativeWeakMap<object, string>();
+const argumentRefusals = createPrivateMark<string>();
 
 /**
  * Builds the frozen Tool call for a model's call whose argument text could not
@@ -396,8 +461,8 @@ export function toolCallWithInvalidArguments(
   }
   const snapshot: CourseToolCall = { type: "toolCall", id, name, arguments: freeze({}) };
   callSnapshots.add(snapshot, true);
-  weakMapSet(argumentRefusals, freeze(snapshot), reason);
-  return snapshot;
+  argumentRefusals.add(snapshot, reason);
+  return freeze(snapshot);
 }
 
 /**
@@ -408,5 +473,6 @@ export function toolCallWithInvalidArguments(
  * invalidArgumentsReason(call); // "arguments are not valid JSON at position 9"
  */
 export function invalidArgumentsReason(call: unknown): string | undefined {
-  return typeof call === "object" && call !== null ? weakMapGet(argumentRefusals, call) : undefined;
+  // A private field of the snapshot: asking runs nothing of `call`, a Proxy's traps included.
+  return argumentRefusals.get(call);
 }

@@ -14,7 +14,9 @@ import {
   type TruncateStrategy,
 } from "./output-budget.js";
 import { type OutputFormat, readFormat } from "./output-format.js";
+import type { ToolOutputFields } from "./output-settings.js";
 import { isNonBlankString, type OwnField, readOwnField } from "./own-fields.js";
+import { createPrivateMark } from "./private-marks.js";
 import type {
   CourseJsonObject,
   CourseTool,
@@ -67,6 +69,9 @@ export type AnyCourseTool = {
 
 /** Snapshots this module made; registering one again reuses it as it is. */
 const snapshots = new NativeWeakSet<object>();
+
+/** The output fields of each snapshot that has any (see toolOutputFields). */
+const outputFields = createPrivateMark<ToolOutputFields>();
 
 /** True when `value` is a frozen definition snapshot made by `defineTool`. */
 export function isDefinitionSnapshot(value: unknown): value is RegisteredCourseTool {
@@ -189,7 +194,7 @@ export function snapshotDefinition(definition: unknown, label: string): Register
       apply(execute, undefined, [input, context]) as Promise<unknown>,
   };
   // Without the optional fields the snapshot has exactly the course's four fields.
-  const snapshot: RegisteredCourseTool = freeze({
+  const snapshot: RegisteredCourseTool = {
     name,
     description,
     ...functions,
@@ -197,9 +202,28 @@ export function snapshotDefinition(definition: unknown, label: string): Register
     ...(outputBudget === undefined ? {} : { outputBudget }),
     ...(truncate === undefined ? {} : { truncate }),
     ...(format === undefined ? {} : { format }),
-  });
-  weakSetAdd(snapshots, snapshot);
+  };
+  // Kept beside the snapshot once, so a call resolves its output settings without
+  // reading the snapshot's fields again; a Tool without any keeps no mark at all.
+  if (outputBudget !== undefined || truncate !== undefined || format !== undefined) {
+    outputFields.add(snapshot, freeze({ outputBudget, truncate, format }));
+  }
+  weakSetAdd(snapshots, freeze(snapshot));
   return snapshot;
+}
+
+/**
+ * The output fields of a Tool snapshot `defineTool` made, as it read them (all
+ * three own fields, each possibly undefined); undefined for a Tool without
+ * any, and for undefined.
+ *
+ * @example
+ * toolOutputFields(defineTool({ ...echo, truncate: "tail" })); // { outputBudget: undefined, truncate: "tail", format: undefined }
+ */
+export function toolOutputFields(
+  tool: RegisteredCourseTool | undefined,
+): ToolOutputFields | undefined {
+  return outputFields.get(tool);
 }
 
 /**

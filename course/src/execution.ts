@@ -25,7 +25,14 @@ import type { OutputSettings } from "./output-settings.js";
 import { serializeConfigured } from "./output-spill.js";
 import type { CourseToolCall, CourseToolResultMessage } from "./protocol.js";
 import { COURSE_LIMITS, type SerializedOutput, serializeToolOutput } from "./serializer.js";
-import { type AbortWaiter, abortReason, isAborted, unwatchAbort, watchAbort } from "./signals.js";
+import {
+  type AbortWaiter,
+  type AbortWatch,
+  abortReason,
+  isAborted,
+  unwatchAbort,
+  watchAbort,
+} from "./signals.js";
 import { type BuiltPart, builtToolContent } from "./tool-content.js";
 import { contentResultMessage, errorResultWithin, toolResultMessage } from "./tool-results.js";
 
@@ -72,8 +79,8 @@ export function runReadyCall(
 /** One call's effect phase; settles exactly once. */
 class RunningCall implements AbortWaiter {
   settled = false;
-  /** Whether the abort watch was started (and so must be ended when the call settles). */
-  watching = false;
+  /** The abort watch, once started (and so to be ended when the call settles). */
+  watch: AbortWatch | undefined;
   timer: unknown;
   controller: AbortController | undefined;
   /** Whether the approval gate answered (or failed); later answers are ignored. */
@@ -104,7 +111,7 @@ class RunningCall implements AbortWaiter {
   settle(): boolean {
     if (this.settled) return false;
     this.settled = true;
-    if (this.watching) unwatchAbort(this.ready.signal, this);
+    if (this.watch !== undefined) unwatchAbort(this.watch, this);
     stopTimer(this.timer); // clearTimeout ignores undefined: no deadline, nothing to stop
     return true;
   }
@@ -278,8 +285,7 @@ class RunningCall implements AbortWaiter {
     const { call, signal, tool, approve } = this.ready;
     if (isAborted(signal)) return this.cancel(abortReason(signal));
     // One watch for the whole effect phase: approval wait and execution alike.
-    watchAbort(signal, this);
-    this.watching = true;
+    this.watch = watchAbort(signal, this);
     if (approve === undefined) return this.execute();
     let answer: unknown;
     try {

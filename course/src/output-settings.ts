@@ -6,7 +6,7 @@
  * and the call is serialized exactly as the course serializes it.
  */
 
-import { freeze, hasOwn, mathMax } from "./intrinsics.js";
+import { freeze, mathMax } from "./intrinsics.js";
 import {
   DEFAULT_MAX_SPILL_CHARACTERS,
   type OutputBudget,
@@ -20,7 +20,7 @@ import {
 } from "./output-budget.js";
 import { type OutputFormat, readFormat } from "./output-format.js";
 import type { OutputLimitName, WalkLimits } from "./output-walk.js";
-import { MISSING, ownDataValue, readOwnValue } from "./own-fields.js";
+import { MISSING, readOwnValue } from "./own-fields.js";
 import { limitsFrom } from "./serializer.js";
 
 /**
@@ -97,11 +97,11 @@ export interface OutputLevel {
   readonly format: OutputFormat | undefined;
 }
 
-/** The output fields of a Tool definition, as its snapshot holds them. */
+/** The output fields of a Tool definition as `defineTool` read them: all three, each possibly undefined. */
 export interface ToolOutputFields {
-  readonly outputBudget?: OutputBudget;
-  readonly truncate?: TruncateStrategy;
-  readonly format?: OutputFormat;
+  readonly outputBudget: OutputBudget | undefined;
+  readonly truncate: TruncateStrategy | undefined;
+  readonly format: OutputFormat | undefined;
 }
 
 /** Where a spilled text goes and under which budget it is written. */
@@ -178,11 +178,6 @@ export function readOutputLevel(
   return freeze({ outputBudget, truncate, spill, maxSpillCharacters, onSpillError, format });
 }
 
-/** An own data field of a Tool's snapshot, or undefined (no Tool, or the field is not set). */
-function toolField(tool: ToolOutputFields | undefined, key: keyof ToolOutputFields): unknown {
-  return tool === undefined || !hasOwn(tool, key) ? undefined : ownDataValue(tool, key);
-}
-
 /** The first of three values that is set. */
 function first<T>(call: T | undefined, tool: T | undefined, registry: T | undefined) {
   return call !== undefined ? call : tool !== undefined ? tool : registry;
@@ -199,11 +194,11 @@ export function resolveOutputSettings(
   registry: OutputLevel | undefined,
 ): OutputSettings | undefined {
   const callBudget = call?.outputBudget;
-  // Own fields of the frozen snapshot only: nothing planted on Object.prototype is a setting.
-  // A field the snapshot lacks (the common case) costs an own-key check, no descriptor.
-  const toolBudget = toolField(tool, "outputBudget") as OutputBudget | undefined;
-  const toolTruncate = toolField(tool, "truncate") as TruncateStrategy | undefined;
-  const toolFormat = toolField(tool, "format") as OutputFormat | undefined;
+  // The Tool's fields as defineTool read them (own fields of the definition, each once):
+  // a frozen object holding all three as own fields, so no read reaches a prototype.
+  const toolBudget = tool?.outputBudget;
+  const toolTruncate = tool?.truncate;
+  const toolFormat = tool?.format;
   const registryBudget = registry?.outputBudget;
   const truncate = first(call?.truncate, toolTruncate, registry?.truncate);
   const hook = first(call?.spill, undefined, registry?.spill);

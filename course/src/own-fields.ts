@@ -3,7 +3,14 @@
  * once, an inherited field counts as absent and its getter never runs.
  */
 
-import { apply, freeze, getOwnPropertyDescriptor, hasOwn, stringTrim } from "./intrinsics.js";
+import {
+  apply,
+  freeze,
+  getOwnPropertyDescriptor,
+  hasOwn,
+  stringCharCodeAt,
+  stringTrim,
+} from "./intrinsics.js";
 
 /** The outcome of reading one own field: absent, or its value (a getter runs once). */
 export type OwnField =
@@ -64,5 +71,11 @@ export function ownDataValue(target: object, key: PropertyKey): unknown {
 
 /** True for a string with something besides white space in it. */
 export function isNonBlankString(value: unknown): value is string {
-  return typeof value === "string" && stringTrim(value).length > 0;
+  if (typeof value !== "string") return false;
+  // A first character that is printable ASCII other than a space is not white space: the
+  // common case (a call id, a Tool name) is answered without making a trimmed copy.
+  // (The empty string's first "character" is NaN, which fails both comparisons.)
+  const first = stringCharCodeAt(value, 0);
+  if (first > 0x20 && first < 0x7f) return true;
+  return stringTrim(value).length > 0;
 }

@@ -36,6 +36,9 @@ export interface AbortWaiter {
   onAbort(reason: unknown): void;
 }
 
+/** A signal's watch, as {@link watchAbort} answers it: what {@link unwatchAbort} ends. */
+export type AbortWatch = Hub;
+
 interface Hub {
   /**
    * The oldest waiter, when it came while the set was empty: calls on one
@@ -164,9 +167,10 @@ let parked: Hub | undefined;
 /**
  * Starts watching `signal` for `waiter`: from now until {@link unwatchAbort},
  * `waiter.onAbort(reason)` is called once if `signal` aborts. The signal must
- * not be aborted already (check first).
+ * not be aborted already (check first). Answers the watch to end, so that
+ * ending it needs no second lookup of the signal's hub.
  */
-export function watchAbort(signal: AbortSignal, waiter: AbortWaiter): void {
+export function watchAbort(signal: AbortSignal, waiter: AbortWaiter): AbortWatch {
   let hub = weakMapGet(hubs, signal);
   if (hub === undefined) {
     hub = createHub(signal);
@@ -180,16 +184,14 @@ export function watchAbort(signal: AbortSignal, waiter: AbortWaiter): void {
   }
   if (hub.first === undefined && setSize(hub.waiters) === 0) hub.first = waiter;
   else setAdd(hub.waiters, waiter);
+  return hub;
 }
 
 /**
- * Ends `waiter`'s watch of `signal` (nothing happens if it had none, or it
- * ended already). The last waiter to leave parks its hub, and the hub parked
- * before loses its listener.
+ * Ends `waiter`'s watch (nothing happens if it ended already). The last
+ * waiter to leave parks its hub, and the hub parked before loses its listener.
  */
-export function unwatchAbort(signal: AbortSignal, waiter: AbortWaiter): void {
-  const hub = weakMapGet(hubs, signal);
-  if (hub === undefined) return;
+export function unwatchAbort(hub: AbortWatch, waiter: AbortWaiter): void {
   if (hub.first === waiter) hub.first = undefined;
   else if (!setDelete(hub.waiters, waiter)) return;
   if (hub.relay === undefined || !isIdle(hub)) return;

@@ -21,6 +21,7 @@ import {
   type ToolCallOptions,
 } from "./call-options.js";
 import { invalidArgumentsReason, snapshotToolCall } from "./call-snapshot.js";
+import { toolOutputFields } from "./definitions.js";
 import {
   contractError,
   describeThrown,
@@ -28,10 +29,10 @@ import {
   isRegisteredNonRecoverable,
 } from "./errors.js";
 import { type ReadyCall, runReadyCall } from "./execution.js";
-import { freeze, isProxy, NativePromise } from "./intrinsics.js";
+import { freeze, hasOwn, isProxy, NativePromise } from "./intrinsics.js";
 import { refuseIfAsync } from "./outcomes.js";
 import { type OutputSettings, resolveOutputSettings } from "./output-settings.js";
-import { isNonBlankString, MISSING, readOwnPlainValue } from "./own-fields.js";
+import { isNonBlankString } from "./own-fields.js";
 import { createPrivateMark } from "./private-marks.js";
 import type { CourseToolCall, CourseToolResultMessage } from "./protocol.js";
 import {
@@ -105,6 +106,13 @@ function malformedDecision(): Decision {
   );
 }
 
+/** The fields of a validator's decision, as {@link inspectDecision} reads them. */
+interface DecisionFields {
+  readonly ok?: unknown;
+  readonly value?: unknown;
+  readonly error?: unknown;
+}
+
 /** Reads a validator's decision from own fields; a Promise or thenable is refused, its rejection observed. */
 function inspectDecision(decision: unknown): Decision {
   if ((typeof decision !== "object" && typeof decision !== "function") || decision === null) {
@@ -118,14 +126,14 @@ function inspectDecision(decision: unknown): Decision {
         "Tool validator returned a Promise or thenable; validators must decide synchronously",
       );
     }
-    // Each field read once, own fields only (no Proxy gets here); MISSING (a symbol) is neither a
-    // boolean nor a string.
-    const ok = readOwnPlainValue(decision, "ok");
+    // Each field read once, own fields only (no Proxy gets here): an own-key check, then a
+    // read by name, which the engine can specialize (a read through a shared helper cannot).
+    const fields = decision as DecisionFields;
+    const ok = hasOwn(decision, "ok") ? fields.ok : undefined;
     if (ok === true) {
-      const value = readOwnPlainValue(decision, "value");
-      if (value !== MISSING) return { kind: "valid", value };
+      if (hasOwn(decision, "value")) return { kind: "valid", value: fields.value };
     } else if (ok === false) {
-      const error = readOwnPlainValue(decision, "error");
+      const error = hasOwn(decision, "error") ? fields.error : undefined;
       if (isNonBlankString(error)) return refused("TOOL_ARGUMENTS_INVALID", error);
     }
   } catch (thrown) {
@@ -260,7 +268,11 @@ function prepareCall(
   }
   const tool = lookupTool(registry, call.name);
   // Error results obey the call's output budget too; an unknown Tool has no level of its own.
-  const output = resolveOutputSettings(settings.output, tool, registryOutput(registry));
+  const output = resolveOutputSettings(
+    settings.output,
+    toolOutputFields(tool),
+    registryOutput(registry),
+  );
   if (tool === undefined) {
     const result = answered(call, output, record, "TOOL_NOT_FOUND", `Unknown Tool "${call.name}"`);
     return decided(call, result);
