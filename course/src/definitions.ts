@@ -70,7 +70,7 @@ export type AnyCourseTool = {
 /** Snapshots this module made; registering one again reuses it as it is. */
 const snapshots = new NativeWeakSet<object>();
 
-/** The output fields of each snapshot that has any (see toolOutputFields). */
+/** The output fields of each snapshot (see toolOutputFields). */
 const outputFields = createPrivateMark<ToolOutputFields>();
 
 /** True when `value` is a frozen definition snapshot made by `defineTool`. */
@@ -204,18 +204,16 @@ export function snapshotDefinition(definition: unknown, label: string): Register
     ...(format === undefined ? {} : { format }),
   };
   // Kept beside the snapshot once, so a call resolves its output settings without
-  // reading the snapshot's fields again; a Tool without any keeps no mark at all.
-  if (outputBudget !== undefined || truncate !== undefined || format !== undefined) {
-    outputFields.add(snapshot, freeze({ outputBudget, truncate, format }));
-  }
+  // reading the snapshot's fields again.
+  outputFields.add(snapshot, freeze({ outputBudget, truncate, format }));
   weakSetAdd(snapshots, freeze(snapshot));
   return snapshot;
 }
 
 /**
  * The output fields of a Tool snapshot `defineTool` made, as it read them (all
- * three own fields, each possibly undefined); undefined for a Tool without
- * any, and for undefined.
+ * three own fields, each possibly undefined); undefined for undefined (no
+ * Tool).
  *
  * @example
  * toolOutputFields(defineTool({ ...echo, truncate: "tail" })); // { outputBudget: undefined, truncate: "tail", format: undefined }

@@ -118,6 +118,16 @@ describe("toolCallWithInvalidArguments", () => {
   test.each([
     ["a blank id", { id: " ", name: "work" }, REASON, "Tool call id must be a non-blank string"],
     ["a missing name", { id: "call-1" }, REASON, 'Tool call must have an own "name" field'],
+    [
+      "a throwing id getter",
+      Object.defineProperty({ name: "work" }, "id", {
+        get() {
+          throw new Error("hostile id");
+        },
+      }),
+      REASON,
+      'Tool call field "id" threw when read',
+    ],
     ["a blank reason", { id: "call-1", name: "work" }, "", "must be a non-blank string"],
     ["a non-string reason", { id: "call-1", name: "work" }, 42, "must be a non-blank string"],
     ["null", null, REASON, "Tool call must be a non-Proxy object"],

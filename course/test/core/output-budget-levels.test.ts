@@ -92,6 +92,16 @@ describe("each level alone", () => {
     expect(reads).toBe(1);
   });
 
+  test.each([
+    ["outputBudget", { outputBudget: { maxCharacters: 2_048 } }],
+    ["truncate", { truncate: "tail" as const }],
+    ["format", { format: "text" as const }],
+  ])("a definition's own %s is a field of its snapshot, after the course's four", (key, fields) => {
+    const tool = emitting("x", fields);
+    expect(Object.keys(tool)).toEqual(["name", "description", "validate", "execute", key]);
+    expect(tool[key as keyof typeof tool]).toEqual(Object.values(fields)[0]);
+  });
+
   test("a definition without output fields still has exactly the course's four fields", () => {
     expect(Object.keys(emitting("x"))).toEqual(["name", "description", "validate", "execute"]);
   });

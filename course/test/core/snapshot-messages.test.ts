@@ -22,6 +22,7 @@ describe("refusing a malformed Tool call", () => {
   const { id: _id, ...noId } = valid();
   const { type: _type, ...noType } = valid();
   const { arguments: _args, ...noArguments } = valid();
+  const { name: _name, ...noName } = valid();
   const inheritedType = Object.assign(Object.create({ type: "toolCall" }), noType);
   const cases: [string, unknown, string][] = [
     ["a number", 42, "Tool call must be an object"],
@@ -40,6 +41,7 @@ describe("refusing a malformed Tool call", () => {
     ],
     ["a numeric name", { ...valid(), name: 42 }, "Tool call name must be a non-blank string"],
     ["a blank name", { ...valid(), name: "" }, "Tool call name must be a non-blank string"],
+    ["a call without name", noName, 'Tool call must have an own "name" field'],
     ["a call without arguments", noArguments, 'Tool call must have an own "arguments" field'],
     ["numeric arguments", withArgs(42), "Tool call arguments at $: must be a JSON object"],
     ["null arguments", withArgs(null), "Tool call arguments at $: must be a JSON object"],
@@ -73,20 +75,42 @@ describe("refusing a malformed Tool call", () => {
     expect(traps()).toBe(0);
   });
 
-  test("a throwing id getter runs once and is refused with the thrown value as cause", () => {
-    let reads = 0;
-    const thrown = new Error("hostile getter");
-    const call = Object.defineProperty({ ...valid() }, "id", {
-      get() {
-        reads += 1;
-        throw thrown;
-      },
-    });
-    const error = refusal(() => snapshotToolCall(call));
+  const fields = ["type", "id", "name", "arguments"] as const;
+
+  test.each(fields)(
+    "a throwing %s getter runs once, is refused naming the field with the thrown value as cause, and no later field is read",
+    (field) => {
+      expect(fields.length).toBe(4);
+      const reads: string[] = [];
+      const thrown = new Error("hostile getter");
+      const call: Record<string, unknown> = {};
+      // Every field a getter in the call's order, the attacked one throwing: the reads show
+      // which fields were touched, and in which order.
+      for (const key of fields) {
+        const value = valid()[key];
+        Object.defineProperty(call, key, {
+          enumerable: true,
+          get() {
+            reads.push(key);
+            if (key === field) throw thrown;
+            return value;
+          },
+        });
+      }
+      const error = refusal(() => snapshotToolCall(call));
+      expect(error.code).toBe("INVALID_TOOL_CALL");
+      expect(error.message).toBe(`Tool call field "${field}" threw when read`);
+      expect(error.cause).toBe(thrown);
+      expect(reads).toEqual(fields.slice(0, fields.indexOf(field) + 1));
+    },
+  );
+
+  test("refuses Proxy arguments as INVALID_TOOL_CALL at the root, without running a trap", () => {
+    const { handler, traps } = countingHandler();
+    const error = refusal(() => snapshotToolCall(withArgs(new Proxy({ a: 1 }, handler))));
     expect(error.code).toBe("INVALID_TOOL_CALL");
-    expect(error.message).toBe('Tool call field "id" threw when read');
-    expect(error.cause).toBe(thrown);
-    expect(reads).toBe(1);
+    expect(error.message).toBe("Tool call arguments at $: Proxy objects are not accepted");
+    expect(traps()).toBe(0);
   });
 });
 
@@ -157,6 +181,22 @@ describe("refusing arguments that are not JSON", () => {
     });
     const error = refusal(() => snapshotToolCall(withArgs({ outer: args })));
     expect(error.message).toBe("Tool call arguments at $.outer.x: reading it threw");
+    expect(error.cause).toBe(thrown);
+    expect(reads).toBe(1);
+  });
+
+  test("a throwing getter in a list is read once and refused at its index with its throw as cause", () => {
+    let reads = 0;
+    const thrown = new Error("no");
+    const list = Object.defineProperty([1, 2], 1, {
+      enumerable: true,
+      get() {
+        reads += 1;
+        throw thrown;
+      },
+    });
+    const error = refusal(() => snapshotToolCall(withArgs({ list })));
+    expect(error.message).toBe("Tool call arguments at $.list[1]: reading it threw");
     expect(error.cause).toBe(thrown);
     expect(reads).toBe(1);
   });
