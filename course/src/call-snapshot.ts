@@ -231,7 +231,8 @@ class JsonSnapshot {
       let field: unknown;
       // The own-key check and the read sit in the loop itself, beside for…in: the engine
       // then answers both from the loop's key cache for an object of an ordinary shape.
-      // `container` refused Proxies before any field is read; an own getter runs once.
+      // Proxies were refused before any field is read (by `container`, or for the root by
+      // snapshotJsonObject); an own getter runs once.
       try {
         // Inherited keys are skipped.
         if (!hasOwn(value, key)) continue;
@@ -247,7 +248,7 @@ class JsonSnapshot {
 
   read(target: object, key: string | number): unknown {
     try {
-      // `container` refused Proxies before any field is read.
+      // Proxies were refused before any field is read (see object()).
       return readOwnPlainValue(target, key);
     } catch (thrown) {
       return this.refuse("reading it threw", thrown);
@@ -307,9 +308,9 @@ export function snapshotJsonObject(
   if (weakSetHas(parsedArguments, value)) return value as CourseJsonObject;
   const snapshot = new JsonSnapshot(label, code);
   if (typeof value !== "object" || value === null) return snapshot.refuse("must be a JSON object");
-  // Refused here with container()'s own words, so the check is made once: Array.isArray
-  // on a non-Proxy runs nothing; containerKind would read the prototype's prototype a
-  // second time (container() reads it once).
+  // A Proxy is refused here with container()'s own words, so the check is made once.
+  // Array.isArray on a non-Proxy runs nothing; containerKind would read the prototype's
+  // prototype a second time (unproxied() reads it once).
   if (isProxy(value)) return snapshot.refuse(PROXY_REFUSAL);
   if (isArray(value)) return snapshot.refuse("must be a JSON object, not an array");
   return snapshot.unproxied(value) as CourseJsonObject;

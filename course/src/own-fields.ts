@@ -37,8 +37,9 @@ export function readOwnValue(target: object, key: string | number): unknown {
 /**
  * {@link readOwnValue} for a target the caller has already refused as a
  * Proxy: one own-key check and one ordinary read, with no descriptor object
- * made per field (the hot path reads several fields of every call). For a
- * non-Proxy the two steps run no code of the target but an own getter, once:
+ * made per field (array slots of arguments, the fields of a call given to
+ * toolCallWithInvalidArguments). For a non-Proxy the two steps run no code
+ * of the target but an own getter, once:
  * the own-key check asks the object itself, and a read of an own key never
  * reaches the prototype chain. A Proxy would see two traps here, so it must
  * not get this far.

@@ -127,7 +127,8 @@ function inspectDecision(decision: unknown): Decision {
       );
     }
     // Each field read once, own fields only (no Proxy gets here): an own-key check, then a
-    // read by name, which the engine can specialize (a read through a shared helper cannot).
+    // read by name at a site of its own, which the engine specializes for the decision's
+    // shape (a shared helper's one read site sees every shape and key).
     const fields = decision as DecisionFields;
     const ok = hasOwn(decision, "ok") ? fields.ok : undefined;
     if (ok === true) {
