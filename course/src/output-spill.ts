@@ -118,6 +118,15 @@ function referenceProblem(reference: string): string | undefined {
   return regExpTest(blank, reference) ? "the spill reference is blank" : undefined;
 }
 
+/** What the hook and `onSpillError` learn about a spill. */
+function spillInfo(
+  call: CourseToolCall,
+  limit: OutputLimitName,
+  truncated: boolean,
+): OutputSpillInfo {
+  return freeze({ toolCallId: call.id, toolName: call.name, limit, truncated });
+}
+
 /**
  * Reports a spill that could not start because the full output could not be
  * written (`error` says why): the hook is not called, and `onSpillError` (or a
@@ -129,11 +138,7 @@ export function reportSpillFailure(
   limit: OutputLimitName,
   error: unknown,
 ): void {
-  report(
-    spill,
-    error,
-    freeze({ toolCallId: call.id, toolName: call.name, limit, truncated: false }),
-  );
+  report(spill, error, spillInfo(call, limit, false));
 }
 
 /**
@@ -167,12 +172,7 @@ export function spillFullOutput(
     reportSpillFailure(spill, call, limit, thrown);
     return undefined;
   }
-  const info: OutputSpillInfo = freeze({
-    toolCallId: call.id,
-    toolName: call.name,
-    limit,
-    truncated,
-  });
+  const info = spillInfo(call, limit, truncated);
   if (facts !== undefined && !truncated) facts.spilledCharacters = codePointCount(text);
   let answer: unknown;
   try {
