@@ -26,7 +26,7 @@ import {
 } from "./intrinsics.js";
 import { formatJsonPath, newPathArray, type PathSegment } from "./json-path.js";
 import { isNonBlankString, MISSING, readOwnPlainValue } from "./own-fields.js";
-import { createPrivateMark } from "./private-marks.js";
+import { isMarkable, MarkHost } from "./private-marks.js";
 import type { CourseJsonObject, CourseJsonValue, CourseToolCall } from "./protocol.js";
 
 /** Deepest nesting accepted in call arguments; deeper input is refused, never recursed into. */
@@ -316,8 +316,28 @@ export function snapshotJsonObject(
   return snapshot.unproxied(value) as CourseJsonObject;
 }
 
-/** Call snapshots this module made (a private mark: set with the snapshot, before it is frozen). */
-const callSnapshots = createPrivateMark<true>();
+/**
+ * The mark of a call snapshot this module made, set before it is frozen. It
+ * holds why the arguments were refused for a call made by
+ * {@link toolCallWithInvalidArguments}, else undefined: one mark answers both
+ * questions a call is asked on its way (see private-marks.ts).
+ */
+class CallSnapshotMark extends MarkHost {
+  readonly #refusal: string | undefined;
+
+  constructor(snapshot: object, refusal: string | undefined) {
+    super(snapshot);
+    this.#refusal = refusal;
+  }
+
+  static has(value: unknown): boolean {
+    return isMarkable(value) && #refusal in value;
+  }
+
+  static refusalOf(value: unknown): string | undefined {
+    return isMarkable(value) && #refusal in value ? value.#refusal : undefined;
+  }
+}
 
 /** The fields of a call, as the snapshot reads them. */
 interface CallFields {
@@ -366,7 +386,7 @@ function readCallField(call: object, key: string): unknown {
  */
 export function snapshotToolCall(call: unknown): CourseToolCall {
   // Our own snapshots are frozen all the way down: copying one again would only cost time.
-  if (callSnapshots.has(call)) return call as CourseToolCall;
+  if (CallSnapshotMark.has(call)) return call as CourseToolCall;
   if (typeof call !== "object" || call === null) {
     throw contractError("INVALID_TOOL_CALL", "Tool call must be an object");
   }
@@ -416,12 +436,9 @@ export function snapshotToolCall(call: unknown): CourseToolCall {
     name: name as string,
     arguments: copy,
   };
-  callSnapshots.add(snapshot, true);
+  new CallSnapshotMark(snapshot, undefined);
   return freeze(snapshot);
 }
-
-/** Why the arguments of a call made by {@link toolCallWithInvalidArguments} were refused. */
-const argumentRefusals = createPrivateMark<string>();
 
 /**
  * Builds the frozen Tool call for a model's call whose argument text could not
@@ -461,8 +478,7 @@ export function toolCallWithInvalidArguments(
     );
   }
   const snapshot: CourseToolCall = { type: "toolCall", id, name, arguments: freeze({}) };
-  callSnapshots.add(snapshot, true);
-  argumentRefusals.add(snapshot, reason);
+  new CallSnapshotMark(snapshot, reason);
   return freeze(snapshot);
 }
 
@@ -475,5 +491,5 @@ export function toolCallWithInvalidArguments(
  */
 export function invalidArgumentsReason(call: unknown): string | undefined {
   // A private field of the snapshot: asking runs nothing of `call`, a Proxy's traps included.
-  return argumentRefusals.get(call);
+  return CallSnapshotMark.refusalOf(call);
 }

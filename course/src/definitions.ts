@@ -16,7 +16,7 @@ import {
 import { type OutputFormat, readFormat } from "./output-format.js";
 import type { ToolOutputFields } from "./output-settings.js";
 import { isNonBlankString, type OwnField, readOwnField } from "./own-fields.js";
-import { createPrivateMark } from "./private-marks.js";
+import { isMarkable, MarkHost } from "./private-marks.js";
 import type {
   CourseJsonObject,
   CourseTool,
@@ -70,8 +70,19 @@ export type AnyCourseTool = {
 /** Snapshots this module made; registering one again reuses it as it is. */
 const snapshots = new NativeWeakSet<object>();
 
-/** The output fields of each snapshot (see toolOutputFields). */
-const outputFields = createPrivateMark<ToolOutputFields>();
+/** The output fields of a snapshot, kept with it (see toolOutputFields and private-marks.ts). */
+class OutputFieldsMark extends MarkHost {
+  readonly #fields: ToolOutputFields;
+
+  constructor(snapshot: object, fields: ToolOutputFields) {
+    super(snapshot);
+    this.#fields = fields;
+  }
+
+  static fieldsOf(value: unknown): ToolOutputFields | undefined {
+    return isMarkable(value) && #fields in value ? value.#fields : undefined;
+  }
+}
 
 /** True when `value` is a frozen definition snapshot made by `defineTool`. */
 export function isDefinitionSnapshot(value: unknown): value is RegisteredCourseTool {
@@ -205,7 +216,7 @@ export function snapshotDefinition(definition: unknown, label: string): Register
   };
   // Kept beside the snapshot once, so a call resolves its output settings without
   // reading the snapshot's fields again.
-  outputFields.add(snapshot, freeze({ outputBudget, truncate, format }));
+  new OutputFieldsMark(snapshot, freeze({ outputBudget, truncate, format }));
   weakSetAdd(snapshots, freeze(snapshot));
   return snapshot;
 }
@@ -221,7 +232,7 @@ export function snapshotDefinition(definition: unknown, label: string): Register
 export function toolOutputFields(
   tool: RegisteredCourseTool | undefined,
 ): ToolOutputFields | undefined {
-  return outputFields.get(tool);
+  return OutputFieldsMark.fieldsOf(tool);
 }
 
 /**

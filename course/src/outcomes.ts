@@ -4,7 +4,7 @@
  * call of `then`, Proxies never asked anything.
  */
 
-import { apply, isNativePromise, isProxy, promiseThen, reflectGet } from "./intrinsics.js";
+import { apply, isNativePromise, isProxy, promiseThen } from "./intrinsics.js";
 
 const noop = (): void => {};
 
@@ -35,8 +35,7 @@ export function followOutcome(
   if ((typeof outcome !== "object" && typeof outcome !== "function") || outcome === null) {
     return onFulfilled(outcome);
   }
-  // Never ask a Proxy for `then`: hand it on, and the serializer refuses it trap-free.
-  if (isProxy(outcome)) return onFulfilled(outcome);
+  // A native promise first: it is never a Proxy, so the common case asks one question.
   if (isNativePromise(outcome)) {
     try {
       promiseThen(outcome as Promise<unknown>, onFulfilled, onRejected);
@@ -45,8 +44,12 @@ export function followOutcome(
     }
     return;
   }
+  // Never ask a Proxy for `then`: hand it on, and the serializer refuses it trap-free.
+  if (isProxy(outcome)) return onFulfilled(outcome);
   try {
-    const then = reflectGet(outcome, "then");
+    // Read by name (no Proxy gets here): the engine caches the lookup per shape, where a
+    // generic get walks the prototype chain every time.
+    const then = (outcome as { readonly then?: unknown }).then;
     if (typeof then === "function") observe(apply(then, outcome, [onFulfilled, onRejected]));
     else onFulfilled(outcome);
   } catch (thrown) {
@@ -54,14 +57,14 @@ export function followOutcome(
   }
 }
 
-/** Whether a validator's decision is asynchronous; its rejection is observed either way. */
+/** Whether a validator's decision (never a Proxy: refused before) is asynchronous; its rejection is observed either way. */
 export function refuseIfAsync(decision: object): boolean {
   if (isNativePromise(decision)) {
     observe(decision);
     return true;
   }
-  // Read once: a getter could answer differently the second time.
-  const then = reflectGet(decision, "then");
+  // Read once (a getter could answer differently the second time), by name: see followOutcome.
+  const then = (decision as { readonly then?: unknown }).then;
   if (typeof then !== "function") return false;
   try {
     observe(apply(then, decision, [noop, noop]));

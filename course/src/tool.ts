@@ -33,7 +33,7 @@ import { freeze, hasOwn, isProxy, NativePromise } from "./intrinsics.js";
 import { refuseIfAsync } from "./outcomes.js";
 import { type OutputSettings, resolveOutputSettings } from "./output-settings.js";
 import { isNonBlankString } from "./own-fields.js";
-import { createPrivateMark } from "./private-marks.js";
+import { isMarkable, MarkHost } from "./private-marks.js";
 import type { CourseToolCall, CourseToolResultMessage } from "./protocol.js";
 import {
   isToolRegistry,
@@ -159,8 +159,26 @@ type Preparation =
   | (ReadyCall & { readonly result: undefined })
   | { readonly call: CourseToolCall; readonly result: CourseToolResultMessage };
 
-/** What each public handle leaves for the effect phase; a handle runs at most once. */
-const pending = createPrivateMark<Preparation | undefined>();
+/**
+ * What a public handle leaves for the effect phase, kept with the handle (see
+ * private-marks.ts); taken once, so a handle runs at most once.
+ */
+class PendingMark extends MarkHost {
+  #next: Preparation | undefined;
+
+  constructor(handle: object, next: Preparation) {
+    super(handle);
+    this.#next = next;
+  }
+
+  /** The preparation `value` holds, left empty; undefined for anything else or a handle already run. */
+  static take(value: unknown): Preparation | undefined {
+    if (!isMarkable(value) || !(#next in value)) return undefined;
+    const next = value.#next;
+    value.#next = undefined;
+    return next;
+  }
+}
 
 function rejectIfAborted(signal: AbortSignal, record: CallRecord | undefined): void {
   if (!isAborted(signal)) return;
@@ -207,7 +225,7 @@ export function prepareToolCall(
   }
   const handle: PreparedToolCall = { call: preparation.call, result: preparation.result };
   // Marked before it is frozen: the handle itself holds what its run needs, privately.
-  pending.add(handle, preparation);
+  new PendingMark(handle, preparation);
   return freeze(handle);
 }
 
@@ -349,13 +367,12 @@ function prepareCall(
 export function runPreparedToolCall(prepared: PreparedToolCall): Promise<CourseToolResultMessage> {
   return new NativePromise<CourseToolResultMessage>((resolve, reject) => {
     // The mark answers undefined for a primitive, a Proxy or any object we did not make.
-    const next = pending.get(prepared);
+    const next = PendingMark.take(prepared);
     if (next === undefined) {
       return reject(
         contractError("INVALID_TOOL_CALL", "not a prepared Tool call, or it already ran"),
       );
     }
-    pending.replace(prepared, undefined);
     if (next.result !== undefined) return resolve(next.result);
     if (next.record !== undefined) resumeObservation(next.record);
     runReadyCall(next, resolve, reject);

@@ -1,9 +1,12 @@
 /**
  * How the boundary follows what `execute` returns: thenables that are
- * functions, and native promises whose species lookup throws.
+ * functions, native promises whose species lookup throws, and Proxies, which
+ * are handed on as they are without a question asked of them.
  */
 import { describe, expect, test } from "vitest";
 import { executeToolCall } from "../../src/index.ts";
+import { followOutcome } from "../../src/outcomes.ts";
+import { countingHandler } from "./support/hostile.ts";
 import { workCall, workRegistry } from "./support/work-tool.ts";
 
 const runTool = (execute: () => unknown) =>
@@ -41,5 +44,25 @@ describe("following a Tool's outcome", () => {
       message: "species lookup refused",
     });
     expect(reads).toBe(1);
+  });
+
+  test.each([
+    ["a Proxy of a plain object", () => ({ then: () => "never called" })],
+    ["a Proxy of a native promise", () => Promise.resolve("never followed")],
+    ["a Proxy of a function", () => () => "never called"],
+  ])("%s is handed on as it is, and no trap runs", (_label, target) => {
+    const { handler, traps } = countingHandler();
+    const proxy = new Proxy(target() as object, handler);
+    const fulfilled: unknown[] = [];
+    const rejected: unknown[] = [];
+    followOutcome(
+      proxy,
+      (value) => fulfilled.push(value),
+      (reason) => rejected.push(reason),
+    );
+    expect(traps()).toBe(0);
+    expect(fulfilled).toEqual([proxy]);
+    expect(fulfilled[0]).toBe(proxy);
+    expect(rejected).toEqual([]);
   });
 });

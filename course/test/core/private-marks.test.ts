@@ -1,28 +1,60 @@
 /**
- * The private marks that say "this is our own call snapshot" and "this is a
- * prepared handle, and what it runs": a mark cannot be copied, inherited,
- * reached through a Proxy or forged, and asking for one runs no code of the
- * value asked about.
+ * The private marks that say "this is our own call snapshot (and why its
+ * arguments were refused)", "these are a definition's output fields" and
+ * "this is a prepared handle, and what it runs": a mark cannot be copied,
+ * inherited, reached through a Proxy or forged, asking for one runs no code
+ * of the value asked about, and each kind answers only for its own objects.
  */
 import { describe, expect, test } from "vitest";
-import { snapshotToolCall } from "../../src/call-snapshot.ts";
-import { prepareToolCall, runPreparedToolCall } from "../../src/index.ts";
-import { createPrivateMark } from "../../src/private-marks.ts";
+import { invalidArgumentsReason, snapshotToolCall } from "../../src/call-snapshot.ts";
+import { toolOutputFields } from "../../src/definitions.ts";
+import {
+  defineTool,
+  prepareToolCall,
+  runPreparedToolCall,
+  toolCallWithInvalidArguments,
+} from "../../src/index.ts";
+import { isMarkable, MarkHost } from "../../src/private-marks.ts";
 import { countingHandler } from "./support/hostile.ts";
-import { workCall, workRegistry } from "./support/work-tool.ts";
+import { accept, workCall, workRegistry } from "./support/work-tool.ts";
 
 const signal = () => new AbortController().signal;
 
-describe("createPrivateMark", () => {
+/** A kind of mark as the modules write theirs. */
+class TestMark extends MarkHost {
+  #value: string;
+
+  constructor(target: object, value: string) {
+    super(target);
+    this.#value = value;
+  }
+
+  static read(value: unknown): string | undefined {
+    return isMarkable(value) && #value in value ? value.#value : undefined;
+  }
+
+  static replace(target: TestMark, value: string): void {
+    target.#value = value;
+  }
+}
+
+/** Another kind, to show kinds are independent. */
+class OtherMark extends MarkHost {
+  readonly #seen = true;
+
+  static has(value: unknown): boolean {
+    return isMarkable(value) && #seen in value;
+  }
+}
+
+describe("MarkHost", () => {
   test("a marked object keeps its mark once frozen, and its value can be replaced", () => {
-    const mark = createPrivateMark<string>();
     const target = { id: "a" };
-    mark.add(target, "first");
+    new TestMark(target, "first");
     Object.freeze(target);
-    expect(mark.has(target)).toBe(true);
-    expect(mark.get(target)).toBe("first");
-    mark.replace(target, "second");
-    expect(mark.get(target)).toBe("second");
+    expect(TestMark.read(target)).toBe("first");
+    TestMark.replace(target as unknown as TestMark, "second");
+    expect(TestMark.read(target)).toBe("second");
     // The mark is no property: nothing of it shows on the object.
     expect(Reflect.ownKeys(target)).toEqual(["id"]);
   });
@@ -33,29 +65,87 @@ describe("createPrivateMark", () => {
     ["a primitive", () => "marked"],
     ["null", () => null],
   ])("%s does not carry the mark", (_label, derive) => {
-    const mark = createPrivateMark<true>();
     const marked = {};
-    mark.add(marked, true);
-    expect(mark.has(derive(marked))).toBe(false);
-    expect(mark.get(derive(marked))).toBeUndefined();
+    new TestMark(marked, "mark");
+    expect(TestMark.read(derive(marked))).toBeUndefined();
   });
 
   test("a Proxy around a marked object carries no mark, and no trap runs", () => {
-    const mark = createPrivateMark<true>();
     const marked = {};
-    mark.add(marked, true);
+    new TestMark(marked, "mark");
     const { handler, traps } = countingHandler();
-    const proxy = new Proxy(marked, handler);
-    expect(mark.has(proxy)).toBe(false);
+    expect(TestMark.read(new Proxy(marked, handler))).toBeUndefined();
     expect(traps()).toBe(0);
   });
 
   test("two kinds of mark are independent", () => {
-    const first = createPrivateMark<true>();
-    const second = createPrivateMark<true>();
     const target = {};
-    first.add(target, true);
-    expect(second.has(target)).toBe(false);
+    new TestMark(target, "mark");
+    expect(OtherMark.has(target)).toBe(false);
+    new OtherMark(target);
+    expect(OtherMark.has(target)).toBe(true);
+    expect(TestMark.read(target)).toBe("mark");
+  });
+
+  test.each([
+    ["a string", "text", false],
+    ["a number", 1, false],
+    ["undefined", undefined, false],
+    ["null", null, false],
+    ["an object", {}, true],
+    ["a function", () => 1, true],
+  ])("isMarkable: %s is %s", (_label, value, markable) => {
+    expect(isMarkable(value)).toBe(markable);
+  });
+});
+
+describe("each module's mark answers only for its own objects", () => {
+  const definition = {
+    name: "work",
+    description: "Work.",
+    validate: accept,
+    execute: async () => 1,
+  };
+
+  test("a definition snapshot carries output fields; a call snapshot and a copy do not", () => {
+    const tool = defineTool({ ...definition, truncate: "tail" });
+    expect(toolOutputFields(tool)).toEqual({
+      outputBudget: undefined,
+      truncate: "tail",
+      format: undefined,
+    });
+    expect(toolOutputFields({ ...tool } as never)).toBeUndefined();
+    expect(toolOutputFields(snapshotToolCall(workCall()) as never)).toBeUndefined();
+  });
+
+  test("a refused-arguments call carries its reason; a definition and a handle do not", () => {
+    const call = toolCallWithInvalidArguments(workCall(), "arguments are not valid JSON");
+    expect(invalidArgumentsReason(call)).toBe("arguments are not valid JSON");
+    expect(invalidArgumentsReason(snapshotToolCall(workCall()))).toBeUndefined();
+    expect(invalidArgumentsReason(defineTool(definition))).toBeUndefined();
+    const handle = prepareToolCall(
+      workRegistry(() => 1),
+      workCall(),
+      signal(),
+    );
+    expect(invalidArgumentsReason(handle)).toBeUndefined();
+  });
+
+  test("no kind's question runs a trap of a Proxy", () => {
+    const { handler, traps } = countingHandler();
+    const proxy = new Proxy(snapshotToolCall(workCall()), handler);
+    expect(invalidArgumentsReason(proxy)).toBeUndefined();
+    expect(toolOutputFields(proxy as never)).toBeUndefined();
+    expect(traps()).toBe(0);
+  });
+
+  test("a call snapshot or a definition is no prepared handle", async () => {
+    await expect(runPreparedToolCall(snapshotToolCall(workCall()) as never)).rejects.toThrow(
+      "not a prepared Tool call, or it already ran",
+    );
+    await expect(runPreparedToolCall(defineTool(definition) as never)).rejects.toThrow(
+      "not a prepared Tool call, or it already ran",
+    );
   });
 });
 

@@ -57,6 +57,18 @@ describe("nothing is written after a cut", () => {
     expect(ownKeyChecks(() => serializeToolOutput(value, options))).toBe(2);
   });
 
+  test("plain keys and strings written whole still spend the string budget, so a later string is cut", () => {
+    const value = { a: "x".repeat(3000), b: "y".repeat(2000) };
+    const options = { outputBudget: { maxCharacters: 50_000, maxStringCharacters: 4096 } };
+    const cut = serializeToolOutput(value, options);
+    // "a" and its 3,000 code points, then "b": 4,096 - 3,002 = 1,094 are left for b's string.
+    expect(cut).toEqual({
+      ok: true,
+      content: `{"a":"${"x".repeat(3000)}","b":"${"y".repeat(1094)}\n[Tool output truncated: string characters limit 4096 reached]`,
+      truncated: true,
+    });
+  });
+
   test("a cut by depth in an object's first key leaves the later keys' objects unwalked", () => {
     const withObject = { a: chain(40), b: { y: 1, z: 2 } };
     const withNumber = { a: chain(40), b: 0 };
@@ -80,6 +92,86 @@ describe("nothing is written after a cut", () => {
       if (depth > 32) {
         expect(result.content).toBe(`${'{"next":'.repeat(32)}${COURSE_TOOL_TRUNCATION_MARKER}`);
       }
+    },
+  );
+});
+
+describe("a plain key or string is written in one piece, and the cap still cuts at its code point", () => {
+  /** Keys and strings of the sizes that straddle the course's cap, for every offset of the cap. */
+  const shifts = Array.from({ length: 24 }, (_, index) => index);
+  const KEPT = 4096 - COURSE_TOOL_TRUNCATION_MARKER.length;
+
+  test.each(shifts)(
+    "padding %i: the cut text is the whole text's first 4072 code points, then the marker",
+    (shift) => {
+      expect(shifts.length).toBeGreaterThan(0);
+      // The cap falls inside a later key, its colon, a comma or a string, depending on the shift.
+      const value = {
+        a: "p".repeat(4040 + shift),
+        bbbbbbbb: "qqqqqqqqqq",
+        c: "rrrrrrrrrr",
+        dddddddddd: 1,
+      };
+      const whole = JSON.stringify(value);
+      expect(whole.length).toBeGreaterThan(KEPT + 24);
+      const result = serializeToolOutput(value);
+      expect(result).toEqual({
+        ok: true,
+        content: whole.slice(0, KEPT) + COURSE_TOOL_TRUNCATION_MARKER,
+        truncated: true,
+      });
+    },
+  );
+
+  test.each(shifts)(
+    "a configured cap of 1024 + %i keeps the whole text's head before its marker",
+    (shift) => {
+      const cap = 1024 + shift;
+      const value = {
+        a: "p".repeat(990),
+        bbbbbbbb: "qqqqqqqqqq",
+        c: ["x", "yyyyyyyy"],
+        d: { e: 1 },
+      };
+      const whole = JSON.stringify(value);
+      const result = serializeToolOutput(value, { outputBudget: { maxCharacters: cap } });
+      expect(result.ok && result.truncated).toBe(true);
+      if (!result.ok) return;
+      const markerAt = result.content.indexOf("\n[Tool output truncated: characters limit");
+      expect(markerAt).toBeGreaterThan(0);
+      const marker = result.content.slice(markerAt);
+      expect(result.content.length).toBe(cap);
+      expect(result.content.slice(0, markerAt)).toBe(whole.slice(0, cap - marker.length));
+    },
+  );
+
+  /** Builds an output whose whole JSON text is `length` code units long, its last piece of the given kind. */
+  const shapes: ReadonlyArray<readonly [string, (length: number) => object]> = [
+    ["a string value", (length) => ({ a: "p".repeat(length - 8) })],
+    ["a key after a comma", (length) => ({ a: "p".repeat(length - 14), b: 1 })],
+    ["a first key", (length) => ({ ["k".repeat(length - 6)]: 1 })],
+  ];
+  const cases = shapes.flatMap(([label, build]) =>
+    [4095, 4096, 4097].map((length) => [label, length, build] as const),
+  );
+
+  test.each(cases)(
+    "%s: whole text of %i code units is cut only past 4096",
+    (_label, length, build) => {
+      expect(cases.length).toBeGreaterThan(0);
+      const value = build(length);
+      const whole = JSON.stringify(value);
+      expect(whole.length).toBe(length);
+      const result = serializeToolOutput(value);
+      expect(result).toEqual(
+        length <= 4096
+          ? { ok: true, content: whole, truncated: false }
+          : {
+              ok: true,
+              content: whole.slice(0, KEPT) + COURSE_TOOL_TRUNCATION_MARKER,
+              truncated: true,
+            },
+      );
     },
   );
 });
