@@ -47,7 +47,11 @@ describe("following a Tool's outcome", () => {
   });
 
   test.each([
-    ["a Proxy of a plain object", () => ({ then: () => "never called" })],
+    [
+      "a Proxy of a plain object",
+      // biome-ignore lint/suspicious/noThenProperty: a thenable behind a Proxy is the attack.
+      () => ({ then: () => "never called" }),
+    ],
     ["a Proxy of a native promise", () => Promise.resolve("never followed")],
     ["a Proxy of a function", () => () => "never called"],
   ])("%s is handed on as it is, and no trap runs", (_label, target) => {
