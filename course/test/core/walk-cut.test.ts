@@ -69,6 +69,29 @@ describe("nothing is written after a cut", () => {
     });
   });
 
+  test("strings that need escapes spend the string budget too, so a later string is cut", () => {
+    const value = { a: "x\n".repeat(1500), b: "y".repeat(2000) };
+    const options = { outputBudget: { maxCharacters: 50_000, maxStringCharacters: 4096 } };
+    const cut = serializeToolOutput(value, options);
+    // The escaped string takes the slow path: its 3,000 code points are spent, not its 10,500 written characters.
+    expect(cut).toEqual({
+      ok: true,
+      content: `{"a":"${"x\\u000a".repeat(1500)}","b":"${"y".repeat(1094)}\n[Tool output truncated: string characters limit 4096 reached]`,
+      truncated: true,
+    });
+  });
+
+  test("a key longer than what is left of the string budget is cut inside it, not written whole", () => {
+    const value = { a: "x".repeat(4090), bbbbbbbbbb: 1 };
+    const options = { outputBudget: { maxCharacters: 50_000, maxStringCharacters: 4096 } };
+    // "a" and its string spend 4,091 code points: 5 are left for the ten-character key.
+    expect(serializeToolOutput(value, options)).toEqual({
+      ok: true,
+      content: `{"a":"${"x".repeat(4090)}","bbbbb\n[Tool output truncated: string characters limit 4096 reached]`,
+      truncated: true,
+    });
+  });
+
   test("a cut by depth in an object's first key leaves the later keys' objects unwalked", () => {
     const withObject = { a: chain(40), b: { y: 1, z: 2 } };
     const withNumber = { a: chain(40), b: 0 };
