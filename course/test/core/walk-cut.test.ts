@@ -57,39 +57,29 @@ describe("nothing is written after a cut", () => {
     expect(ownKeyChecks(() => serializeToolOutput(value, options))).toBe(2);
   });
 
-  test("plain keys and strings written whole still spend the string budget, so a later string is cut", () => {
-    const value = { a: "x".repeat(3000), b: "y".repeat(2000) };
+  const stringCut = "\n[Tool output truncated: string characters limit 4096 reached]";
+  test.each([
+    [
+      // "a" and its 3,000 code points, then "b": 4,096 - 3,002 = 1,094 are left for b's string.
+      "plain keys and strings written whole still spend it, so a later string is cut",
+      { a: "x".repeat(3000), b: "y".repeat(2000) },
+      `{"a":"${"x".repeat(3000)}","b":"${"y".repeat(1094)}${stringCut}`,
+    ],
+    [
+      // The slow path: the string's 3,000 code points are spent, not its 10,500 written characters.
+      "strings that need escapes spend it too, so a later string is cut",
+      { a: "x\n".repeat(1500), b: "y".repeat(2000) },
+      `{"a":"${"x\\u000a".repeat(1500)}","b":"${"y".repeat(1094)}${stringCut}`,
+    ],
+    [
+      // "a" and its string spend 4,091 code points: 5 are left for the ten-character key.
+      "a key longer than what is left of it is cut inside it, not written whole",
+      { a: "x".repeat(4090), bbbbbbbbbb: 1 },
+      `{"a":"${"x".repeat(4090)}","bbbbb${stringCut}`,
+    ],
+  ])("the string budget (4,096): %s", (_label, value, content) => {
     const options = { outputBudget: { maxCharacters: 50_000, maxStringCharacters: 4096 } };
-    const cut = serializeToolOutput(value, options);
-    // "a" and its 3,000 code points, then "b": 4,096 - 3,002 = 1,094 are left for b's string.
-    expect(cut).toEqual({
-      ok: true,
-      content: `{"a":"${"x".repeat(3000)}","b":"${"y".repeat(1094)}\n[Tool output truncated: string characters limit 4096 reached]`,
-      truncated: true,
-    });
-  });
-
-  test("strings that need escapes spend the string budget too, so a later string is cut", () => {
-    const value = { a: "x\n".repeat(1500), b: "y".repeat(2000) };
-    const options = { outputBudget: { maxCharacters: 50_000, maxStringCharacters: 4096 } };
-    const cut = serializeToolOutput(value, options);
-    // The escaped string takes the slow path: its 3,000 code points are spent, not its 10,500 written characters.
-    expect(cut).toEqual({
-      ok: true,
-      content: `{"a":"${"x\\u000a".repeat(1500)}","b":"${"y".repeat(1094)}\n[Tool output truncated: string characters limit 4096 reached]`,
-      truncated: true,
-    });
-  });
-
-  test("a key longer than what is left of the string budget is cut inside it, not written whole", () => {
-    const value = { a: "x".repeat(4090), bbbbbbbbbb: 1 };
-    const options = { outputBudget: { maxCharacters: 50_000, maxStringCharacters: 4096 } };
-    // "a" and its string spend 4,091 code points: 5 are left for the ten-character key.
-    expect(serializeToolOutput(value, options)).toEqual({
-      ok: true,
-      content: `{"a":"${"x".repeat(4090)}","bbbbb\n[Tool output truncated: string characters limit 4096 reached]`,
-      truncated: true,
-    });
+    expect(serializeToolOutput(value, options)).toEqual({ ok: true, content, truncated: true });
   });
 
   test("a cut by depth in an object's first key leaves the later keys' objects unwalked", () => {
