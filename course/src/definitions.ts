@@ -3,9 +3,9 @@
  * that `ToolRegistry` stores.
  */
 
-import { snapshotJsonObject } from "./call-snapshot.js";
 import { contractError, isOwnedContractError } from "./errors.js";
 import { apply, freeze, isProxy, NativeWeakSet, weakSetAdd, weakSetHas } from "./intrinsics.js";
+import { snapshotJsonObject } from "./json-snapshot.js";
 import {
   type OutputBudget,
   readOutputBudget,

@@ -5,12 +5,11 @@
  */
 
 export {
-  COURSE_TOOL_ARGUMENTS_MAX_DEPTH,
   invalidArgumentsReason,
-  snapshotJsonObject,
   snapshotToolCall,
   toolCallWithInvalidArguments,
 } from "./call-snapshot.js";
+export { COURSE_TOOL_ARGUMENTS_MAX_DEPTH, snapshotJsonObject } from "./json-snapshot.js";
 export {
   DEFAULT_MAX_SPILL_CHARACTERS,
   OUTPUT_BUDGET_RANGES,

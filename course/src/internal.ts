@@ -33,8 +33,6 @@ export {
   jsonTextLength,
   readCallOptions,
 } from "./call-options.js";
-// Arguments the library's own text parser built, taken by the snapshot as they are.
-export { adoptParsedArguments } from "./call-snapshot.js";
 // Container classification of the serializer (plain object, array or exotic).
 export type { ContainerKind } from "./containers.js";
 export { containerKind } from "./containers.js";
@@ -83,6 +81,8 @@ export {
   weakMapGet,
   weakMapSet,
 } from "./intrinsics.js";
+// Arguments the library's own text parser built, taken by the snapshot as they are.
+export { adoptParsedArguments } from "./json-snapshot.js";
 // Output settings read at one level (registry, definition or call).
 export type { OutputLevel } from "./output-settings.js";
 export { readOutputLevel } from "./output-settings.js";
