@@ -1,6 +1,7 @@
 /**
  * `npm run bench:instructions`: row 1's call counted in instructions instead
- * of time, which the load on a shared machine does not move. Each path runs
+ * of time, which the load on a shared machine moves far less (runs differ by
+ * up to about 5%: garbage collection's heuristics look at time). Each path runs
  * under `valgrind --tool=callgrind` with `node --single-threaded` (garbage
  * collection and compilation on the counted thread) twice, with 20,000 and
  * 120,000 calls; the difference over the 100,000 extra calls is one call.
