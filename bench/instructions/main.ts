@@ -72,7 +72,8 @@ try {
   rmSync(folder, { recursive: true, force: true });
 }
 
-const bareIr = rows[0]?.[1].get("Ir") ?? Number.NaN;
+// By name, not by position: the ratios stay right whatever order PATHS lists the paths in.
+const bareIr = rows.find(([path]) => path === "bare")?.[1].get("Ir") ?? Number.NaN;
 const columns = cache ? ["Ir", "I1mr", "D1mr", "Bcm"] : ["Ir"];
 const header = ["path", ...columns.map((name) => `${name} per call`), "Ir / bare path"];
 console.log(`| ${header.join(" | ")} |`);
