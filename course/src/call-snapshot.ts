@@ -80,6 +80,23 @@ function readCallField(call: object, key: string): unknown {
  * well-formed call.
  */
 export function snapshotToolCall(call: unknown): CourseToolCall {
+  return takeToolCall(call, true);
+}
+
+/**
+ * The call as `executeToolCall` takes it (for tool.ts; not re-exported). One
+ * of our snapshots is returned as it is; anything else is read and checked
+ * exactly as {@link snapshotToolCall} does and copied, arguments deep-copied
+ * and frozen. When `shown` (code outside will see the copy: an observer's
+ * record, the approval gate, a prepared handle), the copy is marked and frozen
+ * like any snapshot. Otherwise it is left unmarked and unfrozen: a copy that
+ * never leaves the call is never changed by us either, and its `freeze` was
+ * a twentieth of a small call's cost.
+ *
+ * @example
+ * const call = takeToolCall(untrusted, record !== undefined); // frozen when an observer will see it
+ */
+export function takeToolCall(call: unknown, shown: boolean): CourseToolCall {
   // Our own snapshots are frozen all the way down: copying one again would only cost time.
   if (CallSnapshotMark.has(call)) return call as CourseToolCall;
   if (typeof call !== "object" || call === null) {
@@ -131,6 +148,8 @@ export function snapshotToolCall(call: unknown): CourseToolCall {
     name: name as string,
     arguments: copy,
   };
+  if (!shown) return snapshot;
+  // Marked just before it is frozen: a mark always means a frozen snapshot.
   new CallSnapshotMark(snapshot, undefined);
   return freeze(snapshot);
 }

@@ -20,7 +20,7 @@ import {
   resolveTimeout,
   type ToolCallOptions,
 } from "./call-options.js";
-import { invalidArgumentsReason, snapshotToolCall } from "./call-snapshot.js";
+import { invalidArgumentsReason, takeToolCall } from "./call-snapshot.js";
 import { toolOutputFields } from "./definitions.js";
 import {
   contractError,
@@ -214,7 +214,7 @@ export function prepareToolCall(
   const record = observe(registry);
   let preparation: Preparation;
   try {
-    preparation = prepareCall(registry, toolCall, signal, options, record);
+    preparation = prepareCall(registry, toolCall, signal, options, record, true);
   } catch (thrown) {
     if (record !== undefined) endRejected(record, thrown, "contract-error");
     throw thrown;
@@ -253,6 +253,7 @@ function answered(
  * The no-effect phase itself; throws what `executeToolCall` rejects with.
  * An observed call's `record` learns the phase reached, the call, the Tool,
  * an error result's code and a cancellation or fatal error as they happen.
+ * `shown`: whether the caller hands the call on (a prepared handle does).
  */
 function prepareCall(
   registry: unknown,
@@ -260,6 +261,7 @@ function prepareCall(
   signal: unknown,
   options: unknown,
   record: CallRecord | undefined,
+  shown: boolean,
 ): Preparation {
   if (!isAbortSignal(signal)) {
     throw contractError("INVALID_TOOL_CALL", "executeToolCall needs an AbortSignal");
@@ -272,7 +274,9 @@ function prepareCall(
   let call: CourseToolCall;
   try {
     settings = readCallOptions(options);
-    call = snapshotToolCall(toolCall);
+    // The copy is frozen where code outside will see it: an observer's record, the approval
+    // gate, a prepared handle. Otherwise it stays ours alone (see takeToolCall).
+    call = takeToolCall(toolCall, shown || record !== undefined || settings.approve !== undefined);
   } catch (thrown) {
     // A hostile getter may abort and throw: the cancellation wins.
     rejectIfAborted(signal, record);
@@ -403,7 +407,7 @@ export function executeToolCall(
     const record = observe(registry);
     let preparation: Preparation;
     try {
-      preparation = prepareCall(registry, toolCall, signal, options, record);
+      preparation = prepareCall(registry, toolCall, signal, options, record, false);
     } catch (thrown) {
       if (record !== undefined) endRejected(record, thrown, "contract-error");
       return reject(thrown);
