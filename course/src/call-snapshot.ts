@@ -1,7 +1,7 @@
 /**
- * Call snapshots: the frozen copy of an untrusted Tool call (its four fields
- * read once each, its arguments copied by json-snapshot.ts), and the call
- * made for arguments whose text was refused.
+ * Call snapshots: the copy of an untrusted Tool call (its four fields read
+ * once each, its arguments copied by json-snapshot.ts), frozen wherever code
+ * outside sees it, and the call made for arguments whose text was refused.
  */
 
 import { contractError } from "./errors.js";
@@ -91,7 +91,7 @@ export function snapshotToolCall(call: unknown): CourseToolCall {
  * record, the approval gate, a prepared handle), the copy is marked and frozen
  * like any snapshot. Otherwise it is left unmarked and unfrozen: a copy that
  * never leaves the call is never changed by us either, and its `freeze` was
- * a twentieth of a small call's cost.
+ * 3% to 5% of a small call's instructions.
  *
  * @example
  * const call = takeToolCall(untrusted, record !== undefined); // frozen when an observer will see it

@@ -7,14 +7,14 @@
  */
 
 import { encodeBase64 } from "./base64.js";
-import { freeze, NativeError } from "./intrinsics.js";
+import { addSlot, freeze, NativeError } from "./intrinsics.js";
 import { codePointCount, escapeRange, measureHead, RAW_TEXT } from "./json-text.js";
 import type { PartLimits } from "./output-budget.js";
 import type { SpillSettings } from "./output-settings.js";
 import { type CutFacts, reportSpillFailure, spillFullOutput } from "./output-spill.js";
 import type { WalkLimits } from "./output-walk.js";
 import type { CourseToolCall, ToolResultPart } from "./protocol.js";
-import { addSlot, type BuiltBinaryPart, type BuiltPart } from "./tool-content.js";
+import type { BuiltBinaryPart, BuiltPart } from "./tool-content.js";
 import { textMarker } from "./truncation-markers.js";
 
 /** What a call's settings say about a `toolContent` value. */

@@ -46,6 +46,25 @@ export const apply = ReflectApply;
 export const getOwnPropertyDescriptor = ReflectGetOwnPropertyDescriptor;
 export const getPrototypeOf = ReflectGetPrototypeOf;
 export const defineProperty = ReflectDefineProperty;
+
+/**
+ * Adds an own data slot to a fresh array by definition, not assignment:
+ * assigning a new index consults Array.prototype, where an index setter
+ * planted by a Tool would receive the value (and could swallow it).
+ *
+ * @example
+ * const names: string[] = [];
+ * addSlot(names, 0, "echo");
+ */
+export function addSlot<T>(list: T[], index: number, value: T): void {
+  ReflectDefineProperty(list, index, {
+    __proto__: null,
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  } as PropertyDescriptor);
+}
 export const reflectGet = ReflectGet;
 const freeze = Object.freeze;
 

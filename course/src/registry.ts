@@ -10,6 +10,7 @@ import {
 } from "./definitions.js";
 import { contractError } from "./errors.js";
 import {
+  addSlot,
   freeze,
   getOwnPropertyDescriptor,
   isArray,
@@ -186,7 +187,9 @@ export class ToolRegistry {
     const names: string[] = [];
     const values = mapValues(this.#tools);
     for (let step = mapIteratorNext(values); step.done !== true; step = mapIteratorNext(values)) {
-      names[names.length] = step.value.name;
+      // Defined, not assigned: an index setter planted on Array.prototype never sees a name
+      // nor leaves a hole that an index getter there would answer for.
+      addSlot(names, names.length, step.value.name);
     }
     return freeze(names);
   }

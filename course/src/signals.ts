@@ -55,6 +55,12 @@ interface Hub {
 
 const hubs = new NativeWeakMap<AbortSignal, Hub>();
 
+/** One waiter to tell of an abort, and the next (see the listener in `createHub`). */
+interface PendingWaiter {
+  readonly waiter: AbortWaiter | undefined;
+  next: PendingWaiter | undefined;
+}
+
 /** True for a genuine AbortSignal (the intrinsic getter's brand check), never running user code. */
 export function isAbortSignal(value: unknown): value is AbortSignal {
   // A Proxy would pass Node's brand check by forwarding it to its target: refuse it first.
@@ -126,20 +132,26 @@ function createHub(signal: AbortSignal): Hub {
     // Only a real abort of the run's signal counts, whoever dispatched the event.
     if (watched === undefined || !signalAborted(watched)) return;
     const reason = abortReason(watched);
-    const pending: AbortWaiter[] = [];
-    if (hub.first !== undefined) pending[0] = hub.first;
+    // The waiters are taken out first (one may start or end another call) into a chain of
+    // fresh literals, not an array: appending to an array consults Array.prototype, where
+    // an index setter planted by a Tool would receive every other waiting call (and could
+    // swallow it, so that it never heard the abort).
+    const head: PendingWaiter = { waiter: hub.first, next: undefined };
     hub.first = undefined;
+    let tail = head;
     const iterator = setValues(waiters);
     for (
       let step = setIteratorNext(iterator);
       step.done !== true;
       step = setIteratorNext(iterator)
     ) {
-      pending[pending.length] = step.value;
+      const link: PendingWaiter = { waiter: step.value, next: undefined };
+      tail.next = link;
+      tail = link;
     }
     setClear(waiters);
-    for (let index = 0; index < pending.length; index += 1) {
-      (pending[index] as AbortWaiter).onAbort(reason);
+    for (let link: PendingWaiter | undefined = head; link !== undefined; link = link.next) {
+      if (link.waiter !== undefined) link.waiter.onAbort(reason);
     }
   };
   const hub: Hub = { first: undefined, waiters, relay, listener };

@@ -9,7 +9,7 @@
 
 import { decodeStrictBase64 } from "./base64.js";
 import {
-  defineProperty,
+  addSlot,
   freeze,
   getOwnPropertyDescriptor,
   hasOwn,
@@ -233,17 +233,6 @@ function binaryPart(part: object, type: BinaryPartType, at: string): BuiltBinary
     bytes,
     undefined,
   );
-}
-
-/** Adds an own data slot to a fresh array (an index setter planted on Array.prototype never runs). */
-export function addSlot<T>(list: T[], index: number, value: T): void {
-  defineProperty(list, index, {
-    __proto__: null,
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  } as PropertyDescriptor);
 }
 
 function readPart(list: readonly unknown[], index: number): BuiltPart {

@@ -10,9 +10,11 @@ import type { CallObserver } from "../../src/call-observer.ts";
 import { takeToolCall } from "../../src/call-snapshot.ts";
 import {
   type CourseToolCall,
+  defineTool,
   executeToolCall,
   prepareToolCall,
   snapshotToolCall,
+  ToolRegistry,
 } from "../../src/index.ts";
 import { withCallObserver } from "../../src/internal.ts";
 import { workCall, workRegistry } from "./support/work-tool.ts";
@@ -124,18 +126,28 @@ describe("a copy nothing outside sees", () => {
     expect(takeToolCall(shown, false)).toBe(shown);
   });
 
-  test("the caller's call, changed while the Tool runs, changes nothing of the result or what the Tool got", async () => {
+  test("the caller's call, rewritten by the validator, changes nothing of the result or what the Tool got", async () => {
     const original = workCall("call-1", { path: "a.txt" });
     const seenInputs: unknown[] = [];
-    const registry = workRegistry(async (input) => {
-      // The attack: the caller's object is rewritten mid-call (id, name and arguments).
-      const writable = original as { id: string; name: string; arguments: unknown };
-      writable.id = "call-forged";
-      writable.name = "other";
-      writable.arguments = { path: "/etc/passwd" };
-      seenInputs.push(input);
-      return "ran";
-    });
+    const registry = new ToolRegistry([
+      defineTool({
+        name: "work",
+        description: "Does work.",
+        validate: (input: unknown) => {
+          // The attack: the caller's object is rewritten after it was read (id, name and
+          // arguments), before the Tool runs and the result is linked.
+          const writable = original as { id: string; name: string; arguments: unknown };
+          writable.id = "call-forged";
+          writable.name = "other";
+          writable.arguments = { path: "/etc/passwd" };
+          return { ok: true as const, value: input };
+        },
+        execute: async (input: unknown) => {
+          seenInputs.push(input);
+          return "ran";
+        },
+      }),
+    ]);
     const result = await executeToolCall(registry, original, live());
     expect(result).toEqual({
       id: "tool-result-call-1",
@@ -149,24 +161,53 @@ describe("a copy nothing outside sees", () => {
     expect(Object.isFrozen(seenInputs[0])).toBe(true);
   });
 
-  test("each field of the caller's call is read once, however the call ends", async () => {
-    const reads: string[] = [];
-    const original = {};
-    for (const [key, value] of Object.entries(workCall("call-1", { path: "a.txt" }))) {
-      Object.defineProperty(original, key, {
-        enumerable: true,
-        get: () => {
-          reads.push(key);
-          return value;
-        },
-      });
-    }
-    const result = await executeToolCall(
-      workRegistry(async () => "ran"),
-      original as CourseToolCall,
-      live(),
-    );
-    expect(result.toolCallId).toBe("call-1");
-    expect(reads).toEqual(["type", "id", "name", "arguments"]);
+  const endings: [string, string, ToolRegistry][] = [
+    ["a Tool that answers", "work", workRegistry(async () => "ran")],
+    [
+      "a Tool that throws",
+      "work",
+      workRegistry(async () => {
+        throw new Error("broken");
+      }),
+    ],
+    [
+      "a validator that refuses",
+      "work",
+      new ToolRegistry([
+        defineTool({
+          name: "work",
+          description: "Does work.",
+          validate: () => ({ ok: false as const, error: "no" }),
+          execute: async () => "ran",
+        }),
+      ]),
+    ],
+    ["an unknown Tool", "missing", workRegistry(async () => "ran")],
+  ];
+
+  test("the table of endings is not empty", () => {
+    expect(endings.length).toBeGreaterThan(0);
   });
+
+  test.each(endings)(
+    "each field of the caller's call is read once, for %s",
+    async (_ending, name, registry) => {
+      const reads: string[] = [];
+      const original = {};
+      const fields = { type: "toolCall", id: "call-1", name, arguments: { path: "a.txt" } };
+      for (const [key, value] of Object.entries(fields)) {
+        Object.defineProperty(original, key, {
+          enumerable: true,
+          get: () => {
+            reads.push(key);
+            return value;
+          },
+        });
+      }
+      const result = await executeToolCall(registry, original as CourseToolCall, live());
+      expect(result.toolCallId).toBe("call-1");
+      expect(result.toolName).toBe(name);
+      expect(reads).toEqual(["type", "id", "name", "arguments"]);
+    },
+  );
 });

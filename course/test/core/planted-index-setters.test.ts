@@ -1,0 +1,115 @@
+/**
+ * An index setter planted on Array.prototype (by a Tool, say) sees what the
+ * boundary appends to a fresh array by assignment, and can swallow it. The
+ * lists that hold other calls or what the host reads are built without such
+ * appends: the waiters told of an abort, and `registry.names`. The planted
+ * setter here watches and stores (so the runtime's own arrays keep working);
+ * one that swallowed instead would leave a waiter untold of the abort.
+ */
+import { afterEach, describe, expect, test } from "vitest";
+import { defineTool, executeToolCall, ToolRegistry } from "../../src/index.ts";
+import { accept, workCall, workRegistry } from "./support/work-tool.ts";
+
+// Sets, not arrays: the setters below must not run for the test's own bookkeeping.
+/** Every value the planted setters received. */
+const seen = new Set<unknown>();
+const planted = new Set<string>();
+
+/**
+ * Plants a setter at `indices` of Array.prototype that records each value and
+ * then stores it as an own slot, so that the rest of the process (the
+ * runtime's own arrays included) goes on working while it watches.
+ */
+function plant(indices: readonly string[]): void {
+  for (const index of indices) {
+    Object.defineProperty(Array.prototype, index, {
+      configurable: true,
+      set(this: object, value: unknown) {
+        seen.add(value);
+        Object.defineProperty(this, index, {
+          value,
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        });
+      },
+    });
+    planted.add(index);
+  }
+}
+
+function unplant(): void {
+  for (const index of planted)
+    delete (Array.prototype as unknown as Record<string, unknown>)[index];
+  planted.clear();
+}
+
+/** What the setters received that was one of the boundary's waiting calls. */
+const waitersSeen = () =>
+  [...seen].filter((value) => typeof value === "object" && value !== null && "onAbort" in value);
+
+afterEach(() => {
+  unplant();
+  seen.clear();
+});
+
+const INDICES = ["0", "1", "2"];
+
+describe("an index setter planted on Array.prototype", () => {
+  test("the list of indices planted is not empty", () => {
+    expect(INDICES.length).toBeGreaterThan(0);
+  });
+
+  test("never receives a waiting call when the run aborts, and every call still hears the abort", async () => {
+    const controller = new AbortController();
+    const toolSignals: AbortSignal[] = [];
+    // Each Tool waits until its own signal aborts; the deadline gives each its own controller.
+    const registry = workRegistry(
+      (_input, context) =>
+        new Promise((_resolve, reject) => {
+          toolSignals.push(context.signal);
+          context.signal.addEventListener("abort", () => reject(context.signal.reason));
+        }),
+    );
+    const calls = [1, 2, 3].map((slot) =>
+      executeToolCall(registry, workCall(`call-${slot}`), controller.signal, { timeoutMs: 60_000 }),
+    );
+    await new Promise((wake) => setTimeout(wake, 0));
+    expect(toolSignals).toHaveLength(3);
+    const reason = new Error("stop the run");
+    plant(INDICES);
+    try {
+      controller.abort(reason);
+    } finally {
+      unplant();
+    }
+    const outcomes = await Promise.allSettled(calls);
+    expect(waitersSeen()).toEqual([]);
+    expect(outcomes).toEqual([1, 2, 3].map(() => ({ status: "rejected", reason })));
+    expect(toolSignals.map((signal) => signal.aborted)).toEqual([true, true, true]);
+  });
+
+  test("never receives a registered name, and registry.names answers the names themselves", () => {
+    const registry = new ToolRegistry(
+      ["alpha", "beta", "gamma"].map((name) =>
+        defineTool({
+          name,
+          description: "Does work.",
+          validate: accept,
+          execute: async () => "ran",
+        }),
+      ),
+    );
+    plant(INDICES);
+    let names: readonly string[];
+    try {
+      names = registry.names;
+    } finally {
+      unplant();
+    }
+    expect([...seen].filter((value) => typeof value === "string")).toEqual([]);
+    expect(Object.getOwnPropertyNames(names)).toEqual(["0", "1", "2", "length"]);
+    expect([...names]).toEqual(["alpha", "beta", "gamma"]);
+    expect(Object.isFrozen(names)).toBe(true);
+  });
+});
