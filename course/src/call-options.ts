@@ -7,6 +7,7 @@
 import type { RegisteredCourseTool } from "./definitions.js";
 import { contractError } from "./errors.js";
 import {
+  addSlot,
   apply,
   freeze,
   hasOwn,
@@ -174,13 +175,17 @@ function stringTextLength(text: string, stopAbove: number): number {
   return length;
 }
 
-/** One container being measured: its keys (undefined for an array), the next slot, and where it began. */
+/**
+ * One container being measured: its keys (undefined for an array), the next
+ * slot, where it began, and the container it sits in.
+ */
 interface MeasureFrame {
   readonly node: object;
   readonly keys: string[] | undefined;
   readonly length: number;
   next: number;
   readonly start: number;
+  readonly parent: MeasureFrame | undefined;
 }
 
 /**
@@ -204,13 +209,16 @@ export function jsonTextExceeds(value: CourseJsonValue, limit: number): boolean 
  * The length of the compact JSON text of a frozen snapshot (what
  * `JSON.stringify` writes, in UTF-16 code units), or some length above
  * `limit` as soon as the text is known to be longer. Walks with an
- * explicit stack, so no depth exhausts the call stack, and remembers each
+ * explicit chain of frames, so no depth exhausts the call stack, and remembers each
  * finished container's length, so a value whose parts are shared costs its
  * size, not its paths.
  */
 export function jsonTextLength(value: CourseJsonValue, limit: number): number {
   const lengths = new NativeMap<object, number>();
-  const stack: MeasureFrame[] = [];
+  // The open containers as a chain, and each object's keys defined into its list: appending
+  // to an array by assignment consults Array.prototype, where an index setter planted by a
+  // Tool could swallow a frame or a key and make every later call's text look short.
+  let top: MeasureFrame | undefined;
   let total = 0;
   // Adds a value: a primitive's length, a measured container's remembered length, or opens a frame.
   const enter = (node: CourseJsonValue): void => {
@@ -228,20 +236,20 @@ export function jsonTextLength(value: CourseJsonValue, limit: number): number {
       keys = [];
       for (const key in node) {
         // An enumerable key planted on Object.prototype is not part of the arguments.
-        if (hasOwn(node, key)) keys[keys.length] = key;
+        if (hasOwn(node, key)) addSlot(keys, keys.length, key);
       }
     }
     const length = keys === undefined ? (node as readonly CourseJsonValue[]).length : keys.length;
-    stack[stack.length] = { node, keys, length, next: 0, start: total };
+    top = { node, keys, length, next: 0, start: total, parent: top };
     total += 1; // the opening bracket or brace
   };
   enter(value);
   while (total <= limit) {
-    const frame = stack[stack.length - 1];
+    const frame = top;
     if (frame === undefined) return total;
     if (frame.next === frame.length) {
       total += 1; // the closing bracket or brace
-      stack.length -= 1;
+      top = frame.parent;
       mapSet(lengths, frame.node, total - frame.start);
       continue;
     }

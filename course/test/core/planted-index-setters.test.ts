@@ -2,7 +2,8 @@
  * An index setter planted on Array.prototype (by a Tool, say) sees what the
  * boundary appends to a fresh array by assignment, and can swallow it. The
  * lists that hold other calls or what the host reads are built without such
- * appends: the waiters told of an abort, and `registry.names`. The planted
+ * appends: the waiters told of an abort, the argument budget's count, and
+ * `registry.names`. The planted
  * setter here watches and stores (so the runtime's own arrays keep working);
  * one that swallowed instead would leave a waiter untold of the abort.
  */
@@ -18,14 +19,20 @@ const planted = new Set<string>();
 /**
  * Plants a setter at `indices` of Array.prototype that records each value and
  * then stores it as an own slot, so that the rest of the process (the
- * runtime's own arrays included) goes on working while it watches.
+ * runtime's own arrays included) goes on working while it watches; values
+ * `swallow` picks out are dropped instead.
  */
-function plant(indices: readonly string[]): void {
+function plant(
+  indices: readonly string[],
+  swallow: (value: unknown) => boolean = () => false,
+): void {
   for (const index of indices) {
     Object.defineProperty(Array.prototype, index, {
       configurable: true,
       set(this: object, value: unknown) {
         seen.add(value);
+        // The attack proper: a value it picks out is dropped, as if never written.
+        if (swallow(value)) return;
         Object.defineProperty(this, index, {
           value,
           writable: true,
@@ -111,5 +118,40 @@ describe("an index setter planted on Array.prototype", () => {
     expect(Object.getOwnPropertyNames(names)).toEqual(["0", "1", "2", "length"]);
     expect([...names]).toEqual(["alpha", "beta", "gamma"]);
     expect(Object.isFrozen(names)).toBe(true);
+  });
+
+  test("never makes a call's argument text look shorter than the argument budget", async () => {
+    let executions = 0;
+    const registry = workRegistry(async () => {
+      executions += 1;
+      return "ran";
+    });
+    const long = "x".repeat(200);
+    // Swallows whatever the argument budget's count would keep: the keys it collects and
+    // its frames (objects with a `start`), so that a count kept in arrays would end early.
+    plant(
+      INDICES,
+      (value) =>
+        value === "argumentOne" ||
+        value === "argumentTwo" ||
+        (typeof value === "object" && value !== null && "start" in value),
+    );
+    let result: Awaited<ReturnType<typeof executeToolCall>>;
+    try {
+      result = await executeToolCall(
+        registry,
+        workCall("call-1", { argumentOne: long, argumentTwo: long }),
+        new AbortController().signal,
+        { maxArgumentCharacters: 100 },
+      );
+    } finally {
+      unplant();
+    }
+    expect(executions).toBe(0);
+    expect(result.isError).toBe(true);
+    expect(result.content).toContain("TOOL_ARGUMENTS_INVALID");
+    expect([...seen].filter((value) => value === "argumentOne" || value === "argumentTwo")).toEqual(
+      [],
+    );
   });
 });
