@@ -7,7 +7,6 @@
 import type { RegisteredCourseTool } from "./definitions.js";
 import { contractError } from "./errors.js";
 import {
-  addSlot,
   apply,
   freeze,
   hasOwn,
@@ -175,13 +174,21 @@ function stringTextLength(text: string, stopAbove: number): number {
   return length;
 }
 
+/** One own key of an object being measured, and the next. */
+interface KeyLink {
+  readonly key: string;
+  next: KeyLink | undefined;
+}
+
 /**
- * One container being measured: its keys (undefined for an array), the next
- * slot, where it began, and the container it sits in.
+ * One container being measured: for an object, its keys not yet measured
+ * (undefined for an array); how many slots it has, the next slot, where it
+ * began, and the container it sits in.
  */
 interface MeasureFrame {
   readonly node: object;
-  readonly keys: string[] | undefined;
+  readonly isObject: boolean;
+  keys: KeyLink | undefined;
   readonly length: number;
   next: number;
   readonly start: number;
@@ -215,9 +222,9 @@ export function jsonTextExceeds(value: CourseJsonValue, limit: number): boolean 
  */
 export function jsonTextLength(value: CourseJsonValue, limit: number): number {
   const lengths = new NativeMap<object, number>();
-  // The open containers as a chain, and each object's keys defined into its list: appending
-  // to an array by assignment consults Array.prototype, where an index setter planted by a
-  // Tool could swallow a frame or a key and make every later call's text look short.
+  // The open containers and each object's keys as chains of fresh literals, not arrays:
+  // appending to an array by assignment consults Array.prototype, where an index setter
+  // planted by a Tool could swallow a frame or a key and make every later call's text look short.
   let top: MeasureFrame | undefined;
   let total = 0;
   // Adds a value: a primitive's length, a measured container's remembered length, or opens a frame.
@@ -231,16 +238,23 @@ export function jsonTextLength(value: CourseJsonValue, limit: number): number {
       total += known;
       return;
     }
-    let keys: string[] | undefined;
-    if (!isArray(node)) {
-      keys = [];
+    const isObject = !isArray(node);
+    let length: number;
+    let keys: KeyLink | undefined;
+    if (isObject) {
+      length = 0;
+      let last: KeyLink | undefined;
       for (const key in node) {
         // An enumerable key planted on Object.prototype is not part of the arguments.
-        if (hasOwn(node, key)) addSlot(keys, keys.length, key);
+        if (!hasOwn(node, key)) continue;
+        const link: KeyLink = { key, next: undefined };
+        if (last === undefined) keys = link;
+        else last.next = link;
+        last = link;
+        length += 1;
       }
-    }
-    const length = keys === undefined ? (node as readonly CourseJsonValue[]).length : keys.length;
-    top = { node, keys, length, next: 0, start: total, parent: top };
+    } else length = (node as readonly CourseJsonValue[]).length;
+    top = { node, isObject, keys, length, next: 0, start: total, parent: top };
     total += 1; // the opening bracket or brace
   };
   enter(value);
@@ -256,12 +270,14 @@ export function jsonTextLength(value: CourseJsonValue, limit: number): number {
     const index = frame.next;
     frame.next = index + 1;
     if (index > 0) total += 1; // the comma
-    const keys = frame.keys;
     let child: CourseJsonValue;
-    if (keys === undefined)
+    if (!frame.isObject)
       child = (frame.node as readonly CourseJsonValue[])[index] as CourseJsonValue;
     else {
-      const key = keys[index] as string;
+      // One link a slot: `length` counted the links, so there is one here.
+      const link = frame.keys as KeyLink;
+      frame.keys = link.next;
+      const key = link.key;
       total += stringTextLength(key, limit - total) + 1; // the key and its colon
       child = (frame.node as { readonly [key: string]: CourseJsonValue })[key] as CourseJsonValue;
     }
