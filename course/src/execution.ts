@@ -112,7 +112,8 @@ class RunningCall implements AbortWaiter {
     if (this.settled) return false;
     this.settled = true;
     if (this.watch !== undefined) unwatchAbort(this.watch, this);
-    stopTimer(this.timer); // clearTimeout ignores undefined: no deadline, nothing to stop
+    // Only a call with a deadline has a timer: the others skip the call into the timer module.
+    if (this.timer !== undefined) stopTimer(this.timer);
     return true;
   }
 

@@ -9,8 +9,8 @@ import { mathMin } from "./intrinsics.js";
 /** Up to this many keys, insertion sort: no allocation, and `for…in` often yields keys nearly sorted. */
 const INSERTION_LIMIT = 32;
 
-function insertionSort(keys: string[]): void {
-  for (let index = 1; index < keys.length; index += 1) {
+function insertionSort(keys: string[], count: number): void {
+  for (let index = 1; index < count; index += 1) {
     const key = keys[index] as string;
     let slot = index - 1;
     while (slot >= 0 && (keys[slot] as string) > key) {
@@ -26,8 +26,7 @@ function insertionSort(keys: string[]): void {
  * `maxEntries` lets through, where insertion sort would be O(n²). Keys are
  * unique, so stability does not matter, but it is stable anyway.
  */
-function mergeSort(keys: string[]): void {
-  const count = keys.length;
+function mergeSort(keys: string[], count: number): void {
   let from = keys;
   let to: string[] = [];
   for (let width = 1; width < count; width *= 2) {
@@ -58,13 +57,14 @@ function mergeSort(keys: string[]): void {
 }
 
 /**
- * Sorts keys in place by plain string comparison.
+ * Sorts the first `count` keys (default: all of them) in place by plain
+ * string comparison; the slots after them are left as they are.
  *
  * @example
  * const keys = ["b", "10", "2"];
  * sortKeys(keys); // keys is ["10", "2", "b"]
  */
-export function sortKeys(keys: string[]): void {
-  if (keys.length <= INSERTION_LIMIT) insertionSort(keys);
-  else mergeSort(keys);
+export function sortKeys(keys: string[], count: number = keys.length): void {
+  if (count <= INSERTION_LIMIT) insertionSort(keys, count);
+  else mergeSort(keys, count);
 }

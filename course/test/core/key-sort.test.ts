@@ -39,4 +39,17 @@ describe("sortKeys", () => {
     expect(forward).toEqual(sorted);
     expect(backward).toEqual(sorted);
   });
+
+  // The walk sorts the first `count` slots of a list made longer than it needs.
+  test.each([0, 1, 3, 4, 32, 33, 100])(
+    "with a count, only the first %i slots are sorted and the rest is left as it was",
+    (count) => {
+      const head = scrambled(count);
+      const tail = ["~z", "!a", "~m"];
+      const keys = [...head, ...tail];
+      sortKeys(keys, count);
+      expect(keys.slice(0, count)).toEqual([...head].sort());
+      expect(keys.slice(count)).toEqual(tail);
+    },
+  );
 });
