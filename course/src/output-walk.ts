@@ -297,9 +297,16 @@ export class Walk {
       this.visitEntry();
       // Before the own-key check: the key past the budget is never checked.
       if (this.limit !== undefined) return;
-      if (this.ownKey(value, key)) {
+      if (!this.ownKey(value, key)) continue;
+      if (count < keys.length) {
         keys[count] = key;
         count += 1;
+      } else {
+        // Past the four slots, appended and counted by the list's length: a write that an
+        // index setter planted on Array.prototype swallowed leaves no hole behind, which a
+        // planted getter would fill when the keys are sorted and written.
+        keys[keys.length] = key;
+        count = keys.length;
       }
     }
     sortKeys(keys, count);

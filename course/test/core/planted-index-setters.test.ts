@@ -3,12 +3,13 @@
  * boundary appends to a fresh array by assignment, and can swallow it. The
  * lists that hold other calls or what the host reads are built without such
  * appends: the waiters told of an abort, the argument budget's count, and
- * `registry.names`. The planted
+ * `registry.names`; the walk's key list can lose keys to it but never reads
+ * one back through the prototype. The planted
  * setter here watches and stores (so the runtime's own arrays keep working);
  * one that swallowed instead would leave a waiter untold of the abort.
  */
 import { afterEach, describe, expect, test } from "vitest";
-import { defineTool, executeToolCall, ToolRegistry } from "../../src/index.ts";
+import { defineTool, executeToolCall, serializeToolOutput, ToolRegistry } from "../../src/index.ts";
 import { accept, workCall, workRegistry } from "./support/work-tool.ts";
 
 // Sets, not arrays: the setters below must not run for the test's own bookkeeping.
@@ -153,5 +154,39 @@ describe("an index setter planted on Array.prototype", () => {
     expect([...seen].filter((value) => value === "argumentOne" || value === "argumentTwo")).toEqual(
       [],
     );
+  });
+
+  test("can make the walk drop an output's keys past its four slots, never read one through the prototype", () => {
+    // The walk's key list is a scratch array (out of scope in docs/security-model.md): a
+    // setter planted past its four own slots can swallow keys. What it must not do is leave
+    // a hole that a getter planted at the same index fills with a key of its choosing.
+    const output = { k0: 0, k1: 1, k2: 2, k3: 3, k4: 4, k5: 5 };
+    let getterReads = 0;
+    let swallowed = 0;
+    Object.defineProperty(Array.prototype, "4", {
+      configurable: true,
+      get() {
+        getterReads += 1;
+        return "injected";
+      },
+      set(value: unknown) {
+        swallowed += 1;
+        seen.add(value);
+      },
+    });
+    planted.add("4");
+    let serialized: ReturnType<typeof serializeToolOutput>;
+    try {
+      serialized = serializeToolOutput(output);
+    } finally {
+      unplant();
+    }
+    expect(getterReads).toBe(0);
+    expect(swallowed).toBeGreaterThan(0);
+    expect(serialized).toEqual({
+      ok: true,
+      content: '{"k0":0,"k1":1,"k2":2,"k3":3}',
+      truncated: false,
+    });
   });
 });
