@@ -2,7 +2,8 @@
  * Pins the exact text the bounded serializer writes: every escape (quotes,
  * backslashes, control characters, lone surrogates at both ends of their
  * ranges), the truncation marker and the exact code-point length of a
- * truncated content for narrow, wide and astral characters. Also pins two
+ * truncated content for narrow, wide and astral characters, and an object's
+ * keys sorted at every size around the walk's key list edges. Also pins two
  * hostile cases: a key planted on Array.prototype never takes part in key
  * sorting, and an unexpected error inside the walk (a stack overflow)
  * propagates instead of passing for a truncation. The module-level constants
@@ -60,6 +61,27 @@ describe("escaping in the bounded serializer", () => {
 
   test("negative zero is written as 0", () => {
     expect(serializeToolOutput([-0, 0])).toEqual({ ok: true, content: "[0,0]", truncated: false });
+  });
+});
+
+describe("an object's keys in the bounded serializer", () => {
+  // The walk keeps an object's keys in four slots, then grows the list; past 32 keys it
+  // sorts them another way. Every size around both edges writes the keys sorted, each once.
+  const sizes = [0, 1, 3, 4, 5, 8, 32, 33, 60];
+
+  test("the list of sizes is not empty", () => {
+    expect(sizes.length).toBeGreaterThan(0);
+  });
+
+  test.each(sizes)("an object with %i keys is written with its keys sorted", (count) => {
+    const keys = Array.from({ length: count }, (_, index) => `k${(index * 37) % 101}`);
+    const value = Object.fromEntries(keys.map((key, index) => [key, index]));
+    const sorted = Object.fromEntries([...keys].sort().map((key) => [key, value[key]]));
+    expect(serializeToolOutput(value)).toEqual({
+      ok: true,
+      content: JSON.stringify(sorted),
+      truncated: false,
+    });
   });
 });
 
