@@ -156,37 +156,49 @@ describe("an index setter planted on Array.prototype", () => {
     );
   });
 
-  test("can make the walk drop an output's keys past its four slots, never read one through the prototype", () => {
-    // The walk's key list is a scratch array (out of scope in docs/security-model.md): a
-    // setter planted past its four own slots can swallow keys. What it must not do is leave
-    // a hole that a getter planted at the same index fills with a key of its choosing.
-    const output = { k0: 0, k1: 1, k2: 2, k3: 3, k4: 4, k5: 5 };
-    let getterReads = 0;
-    let swallowed = 0;
-    Object.defineProperty(Array.prototype, "4", {
-      configurable: true,
-      get() {
-        getterReads += 1;
-        return "injected";
-      },
-      set(value: unknown) {
-        swallowed += 1;
-        seen.add(value);
-      },
-    });
-    planted.add("4");
-    let serialized: ReturnType<typeof serializeToolOutput>;
-    try {
-      serialized = serializeToolOutput(output);
-    } finally {
-      unplant();
-    }
-    expect(getterReads).toBe(0);
-    expect(swallowed).toBeGreaterThan(0);
-    expect(serialized).toEqual({
-      ok: true,
-      content: '{"k0":0,"k1":1,"k2":2,"k3":3}',
-      truncated: false,
-    });
+  // Five keys: the swallowed key is the last one; six and nine: keys follow it.
+  const KEY_COUNTS = [5, 6, 9];
+
+  test("the list of key counts is not empty", () => {
+    expect(KEY_COUNTS.length).toBeGreaterThan(0);
   });
+
+  test.each(KEY_COUNTS)(
+    "can make the walk drop an output's keys past its four slots, never read one through the prototype (%i keys)",
+    (count) => {
+      // The walk's key list is a scratch array (out of scope in docs/security-model.md): a
+      // setter planted past its four own slots can swallow keys. What it must not do is leave
+      // a hole that a getter planted at the same index fills with a key of its choosing.
+      const output = Object.fromEntries(
+        Array.from({ length: count }, (_, index) => [`k${index}`, index]),
+      );
+      let getterReads = 0;
+      let swallowed = 0;
+      Object.defineProperty(Array.prototype, "4", {
+        configurable: true,
+        get() {
+          getterReads += 1;
+          return "injected";
+        },
+        set(value: unknown) {
+          swallowed += 1;
+          seen.add(value);
+        },
+      });
+      planted.add("4");
+      let serialized: ReturnType<typeof serializeToolOutput>;
+      try {
+        serialized = serializeToolOutput(output);
+      } finally {
+        unplant();
+      }
+      expect(getterReads).toBe(0);
+      expect(swallowed).toBeGreaterThan(0);
+      expect(serialized).toEqual({
+        ok: true,
+        content: '{"k0":0,"k1":1,"k2":2,"k3":3}',
+        truncated: false,
+      });
+    },
+  );
 });
