@@ -24,7 +24,7 @@ import { PART_BUDGET_DEFAULTS } from "./output-budget.js";
 import type { OutputSettings } from "./output-settings.js";
 import { serializeConfigured } from "./output-spill.js";
 import type { CourseToolCall, CourseToolResultMessage } from "./protocol.js";
-import { COURSE_LIMITS, type SerializedOutput, serializeToolOutput } from "./serializer.js";
+import { COURSE_LIMITS, courseContent, type SerializedOutput } from "./serializer.js";
 import {
   type AbortWaiter,
   type AbortWatch,
@@ -154,14 +154,16 @@ class RunningCall implements AbortWaiter {
     // A toolContent value, known by its brand (a WeakMap lookup that runs nothing of it).
     const parts = builtToolContent(output);
     if (parts !== undefined) return this.finishContent(parts);
-    let serialized: SerializedOutput;
+    // The course's content as a plain string (no result object on the common path), or a
+    // serializer's verdict.
+    let serialized: string | SerializedOutput;
     try {
       const settings = this.ready.output;
       serialized =
         record !== undefined
           ? serializeObserved(output, settings, call, record)
           : settings === undefined
-            ? serializeToolOutput(output)
+            ? courseContent(output)
             : serializeConfigured(output, settings, call);
     } catch (thrown) {
       // Only a Proxy prototype's one trap (or a patched Object.hasOwn) can throw here, or a
@@ -172,8 +174,13 @@ class RunningCall implements AbortWaiter {
     // After output inspection and the spill hook: an abort raised by a Proxy
     // prototype's trap or by the hook wins.
     if (isAborted(signal)) return this.cancel(abortReason(signal));
-    if (!serialized.ok) return this.fail("TOOL_OUTPUT_SERIALIZATION_FAILED", serialized.message);
-    if (this.settle()) this.resolve(toolResultMessage(call, serialized.content, false));
+    if (typeof serialized !== "string") {
+      if (!serialized.ok) {
+        return this.fail("TOOL_OUTPUT_SERIALIZATION_FAILED", serialized.message);
+      }
+      serialized = serialized.content;
+    }
+    if (this.settle()) this.resolve(toolResultMessage(call, serialized, false));
   }
 
   finishContent(parts: readonly BuiltPart[]): void {

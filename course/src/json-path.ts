@@ -1,10 +1,11 @@
 /**
- * Formats the location of a value inside a Tool call or output for error
- * messages, such as `$.items[3]` or `$["odd key"]`. Long keys are shortened,
- * so a hostile key cannot flood a message.
+ * The location of a value inside a Tool call or output, for error messages
+ * such as `$.items[3]` or `$["odd key"]` (long keys are shortened, so a hostile
+ * key cannot flood a message), and the refusal that gathers it while a walk
+ * unwinds.
  */
 
-import { regExpTest, sealedRegExp, stringCharCodeAt, stringSlice } from "./intrinsics.js";
+import { addSlot, regExpTest, sealedRegExp, stringCharCodeAt, stringSlice } from "./intrinsics.js";
 
 const IDENTIFIER = sealedRegExp(/^[A-Za-z_$][A-Za-z0-9_$]*$/);
 const MAX_KEY_CHARACTERS = 40;
@@ -23,29 +24,68 @@ function quote(text: string): string {
 /** A path segment: an array index or an object key. */
 export type PathSegment = string | number;
 
+/** One segment as it is written after the `$`: `.name`, `["odd key"]` or `[3]`. */
+function segmentText(segment: PathSegment): string {
+  if (typeof segment === "number") return `[${segment}]`;
+  const short =
+    segment.length > MAX_KEY_CHARACTERS
+      ? `${stringSlice(segment, 0, MAX_KEY_CHARACTERS)}…`
+      : segment;
+  return regExpTest(IDENTIFIER, short) ? `.${short}` : `[${quote(short)}]`;
+}
+
 /**
- * Formats `segments[1..depth]` (index 0 is the root) as a JSONPath-like string.
+ * Formats a trail gathered while a walk unwinds from where it stopped, the
+ * innermost segment first: the walks keep no path while they go (a flat value
+ * would pay for a list it never reads), each level adds its key on the way out
+ * of a refusal instead.
  *
  * @example
- * formatJsonPath([undefined, "items", 3], 2); // "$.items[3]"
+ * formatJsonTrail([3, "items"]); // "$.items[3]"
  */
-export function formatJsonPath(
-  segments: readonly (PathSegment | undefined)[],
-  depth: number,
-): string {
+export function formatJsonTrail(trail: readonly PathSegment[]): string {
   let text = "$";
-  for (let index = 1; index <= depth; index += 1) {
-    const segment = segments[index];
-    if (typeof segment === "number") text += `[${segment}]`;
-    else if (segment !== undefined) {
-      const short =
-        segment.length > MAX_KEY_CHARACTERS
-          ? `${stringSlice(segment, 0, MAX_KEY_CHARACTERS)}…`
-          : segment;
-      text += regExpTest(IDENTIFIER, short) ? `.${short}` : `[${quote(short)}]`;
-    }
+  for (let index = trail.length - 1; index >= 0; index -= 1) {
+    text += segmentText(trail[index] as PathSegment);
   }
   return text;
+}
+
+/**
+ * Why a walk of untrusted JSON refused a value: thrown where it stopped and
+ * caught where the walk began, never further. Each level it passes on the way
+ * out adds its key or index to `trail` (see {@link formatJsonTrail}).
+ */
+export class PathRefusal {
+  /** The refusal's location, the innermost segment first. */
+  readonly trail: PathSegment[] = [];
+  // A brand asked with `#refusal in value`, not `instanceof`: a value that is not ours may
+  // be a thrown Proxy, whose getPrototypeOf trap `instanceof` would run at every level.
+  readonly #refusal = true;
+
+  constructor(
+    readonly reason: string,
+    readonly cause: unknown,
+  ) {}
+
+  /** Whether `value` is a refusal (runs none of its code, a Proxy's included). */
+  static is(value: unknown): value is PathRefusal {
+    return typeof value === "object" && value !== null && #refusal in value;
+  }
+}
+
+/**
+ * Adds `segment` to a refusal passing out of one level of a walk and returns
+ * what was thrown, to be thrown again; anything else passes untouched. The
+ * segment is defined, not assigned: an index setter planted on
+ * Array.prototype never sees it.
+ *
+ * @example
+ * try { walkEntry(key); } catch (thrown) { throw passedLevel(thrown, key); }
+ */
+export function passedLevel(thrown: unknown, segment: PathSegment): unknown {
+  if (PathRefusal.is(thrown)) addSlot(thrown.trail, thrown.trail.length, segment);
+  return thrown;
 }
 
 /**

@@ -25,7 +25,7 @@ import {
   weakSetAdd,
   weakSetHas,
 } from "./intrinsics.js";
-import { formatJsonPath, newPathArray, type PathSegment } from "./json-path.js";
+import { formatJsonTrail, newPathArray, PathRefusal, passedLevel } from "./json-path.js";
 import { MISSING, readOwnPlainValue } from "./own-fields.js";
 import type { CourseJsonObject, CourseJsonValue } from "./protocol.js";
 
@@ -82,23 +82,26 @@ class JsonSnapshot {
   // where a shared value appears again, not only where it first did. Measured on the copy
   // when it is first reused, so a value that shares nothing pays nothing for it.
   heights: Map<object, number> | undefined;
-  // The containers on the current path (cycles) and the keys leading to them (messages),
-  // made at a small length (an array grown from empty takes 17 slots at once).
-  readonly ancestors: object[] = newPathArray() as never;
-  readonly path: PathSegment[] = newPathArray() as never;
+  // The containers on the current path, for cycles: the root, and those below it (at their
+  // depth) in a list made when the copy first goes below the root, so flat arguments make
+  // none. No list of keys is kept: a refusal gathers its path on the way out (PathRefusal).
+  root: object | undefined;
+  below: object[] | undefined;
   depth = 0;
 
-  constructor(
-    readonly label: string,
-    readonly code: ToolContractErrorCode,
-  ) {}
-
+  /** Stops the copy; `snapshotJsonObject` turns this into a ToolContractError naming where. */
   refuse(reason: string, cause?: unknown): never {
-    throw contractError(
-      this.code,
-      `${this.label} at ${formatJsonPath(this.path, this.depth)}: ${reason}`,
-      cause === undefined ? undefined : { cause },
-    );
+    throw new PathRefusal(reason, cause);
+  }
+
+  /** Whether `value` is a container on the current path (a cycle). */
+  onPath(value: object): boolean {
+    if (this.depth === 0) return false;
+    if (this.root === value) return true;
+    for (let index = 1; index < this.depth; index += 1) {
+      if ((this.below as object[])[index] === value) return true;
+    }
+    return false;
   }
 
   value(value: unknown): CourseJsonValue {
@@ -137,9 +140,7 @@ class JsonSnapshot {
       }
       return existing;
     }
-    for (let index = 0; index < this.depth; index += 1) {
-      if (this.ancestors[index] === value) this.refuse("cycles are not JSON");
-    }
+    if (this.onPath(value)) this.refuse("cycles are not JSON");
     if (this.depth >= COURSE_TOOL_ARGUMENTS_MAX_DEPTH) {
       this.refuse(`nesting deeper than ${COURSE_TOOL_ARGUMENTS_MAX_DEPTH} is not accepted`);
     }
@@ -151,7 +152,11 @@ class JsonSnapshot {
       return this.refuse("reading its prototype threw", thrown);
     }
     if (kind === "exotic") this.refuse(describeExotic(value));
-    this.ancestors[this.depth] = value;
+    if (this.depth === 0) this.root = value;
+    else {
+      if (this.below === undefined) this.below = newPathArray() as object[];
+      this.below[this.depth] = value;
+    }
     this.depth += 1;
     const copy = kind === "array" ? this.array(value as readonly unknown[]) : this.object(value);
     this.depth -= 1;
@@ -215,11 +220,14 @@ class JsonSnapshot {
     const copy: CourseJsonValue[] =
       length <= PREALLOCATED_ARRAY_LENGTH ? new NativeArray(length) : [];
     for (let index = 0; index < length; index += 1) {
-      this.path[this.depth] = index;
-      // An index, not its text: no string is made per slot.
-      const field = this.read(value, index);
-      if (field === MISSING) this.refuse("arrays must not have holes");
-      addData(copy, ArrayPrototype, index, this.value(field));
+      try {
+        // An index, not its text: no string is made per slot.
+        const field = this.read(value, index);
+        if (field === MISSING) this.refuse("arrays must not have holes");
+        addData(copy, ArrayPrototype, index, this.value(field));
+      } catch (thrown) {
+        throw passedLevel(thrown, index);
+      }
     }
     return freeze(copy);
   }
@@ -227,21 +235,24 @@ class JsonSnapshot {
   object(value: object): CourseJsonObject {
     const copy: { [key: string]: CourseJsonValue } = {};
     for (const key in value) {
-      this.path[this.depth] = key;
       let field: unknown;
-      // The own-key check and the read sit in the loop itself, beside for…in: the engine
-      // then answers both from the loop's key cache for an object of an ordinary shape.
-      // Proxies were refused before any field is read (by `container`, or for the root by
-      // snapshotJsonObject); an own getter runs once.
       try {
-        // Inherited keys are skipped.
-        if (!hasOwn(value, key)) continue;
-        field = (value as { readonly [key: string]: unknown })[key];
+        // The own-key check and the read sit in the loop itself, beside for…in: the engine
+        // then answers both from the loop's key cache for an object of an ordinary shape.
+        // Proxies were refused before any field is read (by `container`, or for the root by
+        // snapshotJsonObject); an own getter runs once.
+        try {
+          // Inherited keys are skipped.
+          if (!hasOwn(value, key)) continue;
+          field = (value as { readonly [key: string]: unknown })[key];
+        } catch (thrown) {
+          return this.refuse("reading it threw", thrown);
+        }
+        // "__proto__" is defined, never assigned: it stays an ordinary own key.
+        addData(copy, ObjectPrototype, key, this.value(field));
       } catch (thrown) {
-        return this.refuse("reading it threw", thrown);
+        throw passedLevel(thrown, key);
       }
-      // "__proto__" is defined, never assigned: it stays an ordinary own key.
-      addData(copy, ObjectPrototype, key, this.value(field));
     }
     return freeze(copy);
   }
@@ -306,12 +317,22 @@ export function snapshotJsonObject(
 ): CourseJsonObject {
   // Arguments the library's parser built are a snapshot already (see adoptParsedArguments).
   if (weakSetHas(parsedArguments, value)) return value as CourseJsonObject;
-  const snapshot = new JsonSnapshot(label, code);
-  if (typeof value !== "object" || value === null) return snapshot.refuse("must be a JSON object");
-  // A Proxy is refused here with container()'s own words, so the check is made once.
-  // Array.isArray on a non-Proxy runs nothing; containerKind would read the prototype's
-  // prototype a second time (unproxied() reads it once).
-  if (isProxy(value)) return snapshot.refuse(PROXY_REFUSAL);
-  if (isArray(value)) return snapshot.refuse("must be a JSON object, not an array");
-  return snapshot.unproxied(value) as CourseJsonObject;
+  const snapshot = new JsonSnapshot();
+  try {
+    if (typeof value !== "object" || value === null)
+      return snapshot.refuse("must be a JSON object");
+    // A Proxy is refused here with container()'s own words, so the check is made once.
+    // Array.isArray on a non-Proxy runs nothing; containerKind would read the prototype's
+    // prototype a second time (unproxied() reads it once).
+    if (isProxy(value)) return snapshot.refuse(PROXY_REFUSAL);
+    if (isArray(value)) return snapshot.refuse("must be a JSON object, not an array");
+    return snapshot.unproxied(value) as CourseJsonObject;
+  } catch (thrown) {
+    if (!PathRefusal.is(thrown)) throw thrown;
+    throw contractError(
+      code,
+      `${label} at ${formatJsonTrail(thrown.trail)}: ${thrown.reason}`,
+      thrown.cause === undefined ? undefined : { cause: thrown.cause },
+    );
+  }
 }

@@ -16,7 +16,7 @@ import {
   setDelete,
   setHas,
 } from "./intrinsics.js";
-import { formatJsonPath, newPathArray } from "./json-path.js";
+import { formatJsonTrail, newPathArray, PathRefusal, passedLevel } from "./json-path.js";
 import {
   COURSE_ESCAPES,
   escapeRange,
@@ -43,11 +43,6 @@ export interface WalkLimits {
   readonly maxEntries: number;
   readonly maxStringCharacters: number;
   readonly maxBigIntBits: number;
-}
-
-/** Thrown inside the walk for a value that cannot be written; never leaves this module. */
-class Refusal {
-  constructor(readonly message: string) {}
 }
 
 /**
@@ -84,10 +79,11 @@ export class Walk {
   readonly maxBigIntBits: number;
   /** 2 ** maxBigIntBits, made when the first BigInt is met: a 4,096-bit BigInt is 512 bytes. */
   bigIntLimit: bigint | undefined;
-  // The containers on the current path (for cycles) and the keys leading to them (for messages).
-  // Made at a small length: an array grown from empty takes 17 slots at its first element.
-  readonly ancestors: object[] = newPathArray() as never;
-  readonly path: (string | number)[] = newPathArray() as never;
+  // The containers on the current path, for cycles: the root, and those below it (at their
+  // depth) in a list made when the walk first goes below the root, so a flat output makes
+  // none. No list of keys is kept: a refusal gathers its path on the way out (PathRefusal).
+  root: object | undefined;
+  below: object[] | undefined;
   // The same containers as a set, for walks allowed deeper than a scan stays cheap.
   readonly onPath: Set<object> | undefined;
 
@@ -131,8 +127,9 @@ export class Walk {
     if (this.visits > this.maxEntries) this.cut("entries");
   }
 
+  /** Stops the walk for a value that cannot be written; `walkValue` says where. */
   refuse(reason: string): never {
-    throw new Refusal(`${formatJsonPath(this.path, this.depth)}: ${reason}`);
+    throw new PathRefusal(reason, undefined);
   }
 
   /**
@@ -238,8 +235,10 @@ export class Walk {
 
   onCurrentPath(value: object): boolean {
     if (this.onPath !== undefined) return setHas(this.onPath, value);
-    for (let index = 0; index < this.depth; index += 1) {
-      if (this.ancestors[index] === value) return true;
+    if (this.depth === 0) return false;
+    if (this.root === value) return true;
+    for (let index = 1; index < this.depth; index += 1) {
+      if ((this.below as object[])[index] === value) return true;
     }
     return false;
   }
@@ -253,7 +252,11 @@ export class Walk {
     if (this.depth >= this.maxDepth) return this.cut("depth");
     // One record of the path, not two: the set when the walk may go deep, else the scanned list.
     if (this.onPath !== undefined) setAdd(this.onPath, value);
-    else this.ancestors[this.depth] = value;
+    else if (this.depth === 0) this.root = value;
+    else {
+      if (this.below === undefined) this.below = newPathArray() as object[];
+      this.below[this.depth] = value;
+    }
     this.depth += 1;
     if (kind === "array") this.array(value as readonly unknown[]);
     else this.object(value);
@@ -277,8 +280,11 @@ export class Walk {
       if (slot === undefined) this.append('"[Empty]"', 9);
       else if (!hasOwn(slot, "value")) this.append('"[Accessor omitted]"', 20);
       else {
-        this.path[this.depth] = index;
-        this.value(slot.value);
+        try {
+          this.value(slot.value);
+        } catch (thrown) {
+          throw passedLevel(thrown, index);
+        }
       }
       if (this.limit !== undefined) return;
     }
@@ -320,8 +326,11 @@ export class Walk {
       this.key(key, written > 0);
       written += 1;
       if (this.limit !== undefined) return;
-      this.path[this.depth] = key;
-      this.value(property.value);
+      try {
+        this.value(property.value);
+      } catch (thrown) {
+        throw passedLevel(thrown, key);
+      }
       if (this.limit !== undefined) return;
     }
     this.append("}", 1);
@@ -346,12 +355,23 @@ export function walkValue(
   style: TextStyle = COURSE_ESCAPES,
 ): WalkResult {
   const walk = new Walk(ownKey, limits, style);
+  const refusal = runWalk(walk, value);
+  if (refusal !== undefined) return { kind: "refused", message: refusal };
+  const limit = walk.limit;
+  return limit === undefined ? { kind: "whole", content: walk.out } : { kind: "cut", walk, limit };
+}
+
+/**
+ * Runs `walk` over `value` to its end: undefined when it finished (whole, or
+ * cut by a budget: see `walk.limit`), else the refusal's message, naming
+ * where. Throws only what `walk` may throw (see {@link walkValue}).
+ */
+export function runWalk(walk: Walk, value: unknown): string | undefined {
   try {
     walk.value(value);
   } catch (thrown) {
-    if (thrown instanceof Refusal) return { kind: "refused", message: thrown.message };
-    throw thrown;
+    if (!PathRefusal.is(thrown)) throw thrown;
+    return `${formatJsonTrail(thrown.trail)}: ${thrown.reason}`;
   }
-  const limit = walk.limit;
-  return limit === undefined ? { kind: "whole", content: walk.out } : { kind: "cut", walk, limit };
+  return undefined;
 }

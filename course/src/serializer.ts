@@ -14,7 +14,14 @@ import {
 } from "./output-budget.js";
 import { type CutStrategy, draftFrom, draftOutput } from "./output-draft.js";
 import { type OutputFormat, readFormat, structuredStyle } from "./output-format.js";
-import { liveHasOwn, type WalkLimits, type WalkResult, walkValue } from "./output-walk.js";
+import {
+  liveHasOwn,
+  runWalk,
+  Walk,
+  type WalkLimits,
+  type WalkResult,
+  walkValue,
+} from "./output-walk.js";
 import { MISSING, readOwnValue } from "./own-fields.js";
 
 /** Final `content` cap in Unicode code points, the truncation marker included. */
@@ -54,11 +61,30 @@ export type SerializedOutput =
 export function courseResult(result: WalkResult): SerializedOutput {
   if (result.kind === "refused") return { ok: false, message: result.message };
   if (result.kind === "whole") return { ok: true, content: result.content, truncated: false };
-  const walk = result.walk;
+  return { ok: true, content: courseCut(result.walk), truncated: true };
+}
+
+function courseCut(walk: Walk): string {
   // `written` counts the code points of `out`: a walk cut early (by depth, say) keeps it all.
   const kept =
     walk.written <= KEPT_BEFORE_MARKER ? walk.out : firstCodePoints(walk.out, KEPT_BEFORE_MARKER);
-  return { ok: true, content: kept + COURSE_TOOL_TRUNCATION_MARKER, truncated: true };
+  return kept + COURSE_TOOL_TRUNCATION_MARKER;
+}
+
+/** A serialization that failed, with why. */
+export type SerializationRefused = Extract<SerializedOutput, { readonly ok: false }>;
+
+/**
+ * What `serializeToolOutput(value)` answers, without its result object when
+ * it succeeds: the content (possibly cut, with the course's marker), or the
+ * refusal. The path of every call with nothing configured, so it makes
+ * neither a walk result nor a serialized one.
+ */
+export function courseContent(value: unknown): string | SerializationRefused {
+  const walk = new Walk(liveHasOwn, COURSE_LIMITS);
+  const refusal = runWalk(walk, value);
+  if (refusal !== undefined) return { ok: false, message: refusal };
+  return walk.limit === undefined ? walk.out : courseCut(walk);
 }
 
 /**

@@ -1066,17 +1066,20 @@ describe("module reloads", () => {
 
   const inspected = { inspected: true };
 
-  /** Runs a call through a fresh Tool module whose serializer calls `after` once it has run. */
+  /**
+   * Runs a call through a fresh Tool module whose serializer calls `after` once it has run
+   * (the course path writes a call's output with `courseContent`).
+   */
   async function runHooked(after: (value: unknown) => void, signal = live()) {
     vi.resetModules();
     vi.doMock("../src/serializer.js", async (importOriginal) => {
       const original = await importOriginal<typeof import("../src/serializer.js")>();
-      const serializeToolOutput = (value: unknown) => {
-        const serialized = original.serializeToolOutput(value);
+      const courseContent = (value: unknown) => {
+        const serialized = original.courseContent(value);
         if (value === inspected) after(value);
         return serialized;
       };
-      return { ...original, serializeToolOutput };
+      return { ...original, courseContent };
     });
     try {
       const hooked = await import("../src/tool.js");
