@@ -7,7 +7,6 @@
 import { containerKind, describeExotic } from "./containers.js";
 import {
   getOwnPropertyDescriptor,
-  hasOwn,
   isProxy,
   NativeBigInt,
   NativeSet,
@@ -25,6 +24,7 @@ import {
   type TextStyle,
 } from "./json-text.js";
 import { sortKeys } from "./key-sort.js";
+import { isDataDescriptor } from "./own-fields.js";
 
 /** Which budget cut the output: named in a configured marker. */
 export type OutputLimitName =
@@ -278,7 +278,7 @@ export class Walk {
       }
       const slot = getOwnPropertyDescriptor(value, index);
       if (slot === undefined) this.append('"[Empty]"', 9);
-      else if (!hasOwn(slot, "value")) this.append('"[Accessor omitted]"', 20);
+      else if (!isDataDescriptor(slot)) this.append('"[Accessor omitted]"', 20);
       else {
         try {
           this.value(slot.value);
@@ -322,7 +322,7 @@ export class Walk {
       // Read when written, not when collected: a key past the cap costs no descriptor.
       // Inherited keys were skipped above; accessors are left out without running them.
       const property = getOwnPropertyDescriptor(value, key);
-      if (property === undefined || !hasOwn(property, "value")) continue;
+      if (property === undefined || !isDataDescriptor(property)) continue;
       this.key(key, written > 0);
       written += 1;
       if (this.limit !== undefined) return;

@@ -8,6 +8,7 @@ import {
   freeze,
   getOwnPropertyDescriptor,
   hasOwn,
+  ObjectPrototype,
   stringCharCodeAt,
   stringTrim,
 } from "./intrinsics.js";
@@ -23,13 +24,30 @@ const ABSENT: OwnField = freeze({ found: false });
 export const MISSING: unique symbol = Symbol("missing");
 
 /**
+ * Whether a descriptor that `getOwnPropertyDescriptor` made is a data
+ * descriptor (an own `value`), not an accessor's (own `get` and `set`).
+ * `"value" in descriptor` asks the descriptor, then Object.prototype, whose
+ * prototype is always null and which is never a Proxy: nothing runs, and the
+ * engine answers it from the descriptor's shape instead of calling the own-key
+ * check. It speaks for the descriptor alone unless someone planted a `value`
+ * on Object.prototype; then the own-key check decides.
+ *
+ * @example
+ * isDataDescriptor(getOwnPropertyDescriptor({ a: 1 }, "a")); // true
+ * isDataDescriptor(getOwnPropertyDescriptor({ get a() { return 1; } }, "a")); // false
+ */
+export function isDataDescriptor(descriptor: PropertyDescriptor): boolean {
+  return "value" in descriptor && (!("value" in ObjectPrototype) || hasOwn(descriptor, "value"));
+}
+
+/**
  * Reads an own field exactly once, like {@link readOwnField}, without
  * allocating: the value, or {@link MISSING}.
  */
 export function readOwnValue(target: object, key: string | number): unknown {
   const descriptor = getOwnPropertyDescriptor(target, key);
   if (descriptor === undefined) return MISSING;
-  if (hasOwn(descriptor, "value")) return descriptor.value;
+  if (isDataDescriptor(descriptor)) return descriptor.value;
   const get = descriptor.get;
   return get === undefined ? undefined : apply(get, target, []);
 }
@@ -56,7 +74,7 @@ export function readOwnPlainValue(target: object, key: string | number): unknown
 export function readOwnField(target: object, key: string): OwnField {
   const descriptor = getOwnPropertyDescriptor(target, key);
   if (descriptor === undefined) return ABSENT;
-  if (hasOwn(descriptor, "value")) return { found: true, value: descriptor.value };
+  if (isDataDescriptor(descriptor)) return { found: true, value: descriptor.value };
   const get = descriptor.get;
   return { found: true, value: get === undefined ? undefined : apply(get, target, []) };
 }
@@ -67,7 +85,7 @@ export function readOwnField(target: object, key: string): OwnField {
  */
 export function ownDataValue(target: object, key: PropertyKey): unknown {
   const descriptor = getOwnPropertyDescriptor(target, key);
-  return descriptor !== undefined && hasOwn(descriptor, "value") ? descriptor.value : undefined;
+  return descriptor !== undefined && isDataDescriptor(descriptor) ? descriptor.value : undefined;
 }
 
 /** True for a string with something besides white space in it. */

@@ -12,7 +12,6 @@ import {
   addSlot,
   freeze,
   getOwnPropertyDescriptor,
-  hasOwn,
   isArray,
   isProxy,
   isUint8Array,
@@ -25,6 +24,7 @@ import {
   weakMapGet,
   weakMapSet,
 } from "./intrinsics.js";
+import { isDataDescriptor } from "./own-fields.js";
 import {
   type BinaryPartType,
   isSupportedMimeType,
@@ -138,7 +138,7 @@ function refuse(message: string): never {
 function dataField(target: object, key: string, at: string): unknown {
   const descriptor = getOwnPropertyDescriptor(target, key);
   if (descriptor === undefined) return undefined;
-  if (!hasOwn(descriptor, "value")) refuse(`${at}.${key} must be a data field, not an accessor`);
+  if (!isDataDescriptor(descriptor)) refuse(`${at}.${key} must be a data field, not an accessor`);
   return descriptor.value;
 }
 

@@ -2,10 +2,13 @@
  * Non-blank strings: a call's id and name, a Tool's name and description and
  * a validator's error must have something besides white space in them. The
  * check answers most strings from their first character and trims the rest;
- * both ways must agree with `trim` for every first character.
+ * both ways must agree with `trim` for every first character. Data or
+ * accessor: a descriptor is told apart by its shape, and a `value` planted on
+ * Object.prototype neither turns an accessor into data nor runs.
  */
 import { describe, expect, test } from "vitest";
-import { isNonBlankString } from "../../src/own-fields.ts";
+import { serializeToolOutput } from "../../src/index.ts";
+import { isDataDescriptor, isNonBlankString } from "../../src/own-fields.ts";
 
 /** What the check must answer: the definition, written with `trim`. */
 const reference = (text: string): boolean => text.trim().length > 0;
@@ -48,5 +51,77 @@ describe("isNonBlankString", () => {
     ["an object with a non-blank toString", { toString: () => "call-1" }],
   ])("%s is not a string, so never non-blank", (_label, value) => {
     expect(isNonBlankString(value)).toBe(false);
+  });
+});
+
+describe("isDataDescriptor", () => {
+  const holder = {
+    data: 1,
+    get getter() {
+      return 2;
+    },
+    set setter(_value: unknown) {},
+  };
+  Object.defineProperty(holder, "hidden", { value: 3, enumerable: false });
+  const cases: [string, PropertyKey, boolean][] = [
+    ["a data field", "data", true],
+    ["a non-enumerable data field", "hidden", true],
+    ["a getter", "getter", false],
+    ["a setter alone", "setter", false],
+  ];
+
+  test("the descriptor table is not empty", () => {
+    expect(cases.length).toBeGreaterThan(0);
+  });
+
+  test.each(cases)("tells %s apart", (_label, key, expected) => {
+    const descriptor = Reflect.getOwnPropertyDescriptor(holder, key) as PropertyDescriptor;
+    expect(isDataDescriptor(descriptor)).toBe(expected);
+  });
+
+  describe("with a value planted on Object.prototype", () => {
+    /**
+     * Runs `during` with a `value` getter planted on Object.prototype, which
+     * counts its reads; removed before anything is asserted (it breaks every
+     * `{ get }` descriptor object of the test runner while it is there).
+     */
+    function planted<T>(during: () => T): { readonly result: T; readonly reads: number } {
+      let reads = 0;
+      Object.defineProperty(Object.prototype, "value", {
+        configurable: true,
+        get() {
+          reads += 1;
+          return "planted";
+        },
+      });
+      try {
+        return { result: during(), reads };
+      } finally {
+        delete (Object.prototype as Record<string, unknown>).value;
+      }
+    }
+
+    test.each(cases)(
+      "attack: still tells %s apart, and the planted getter never runs",
+      (_label, key, expected) => {
+        const descriptor = Reflect.getOwnPropertyDescriptor(holder, key) as PropertyDescriptor;
+        const { result, reads } = planted(() => isDataDescriptor(descriptor));
+        expect(result).toBe(expected);
+        expect(reads).toBe(0);
+      },
+    );
+
+    test("attack: the serializer leaves an accessor out and writes data as it is, the planted getter unread", () => {
+      const output = { b: 1, list: [0] };
+      Object.defineProperty(output, "a", { enumerable: true, get: () => "run" });
+      Object.defineProperty(output.list, 1, { enumerable: true, get: () => "run" });
+      const { result, reads } = planted(() => serializeToolOutput(output));
+      expect(result).toEqual({
+        ok: true,
+        content: '{"b":1,"list":[0,"[Accessor omitted]"]}',
+        truncated: false,
+      });
+      expect(reads).toBe(0);
+    });
   });
 });
