@@ -96,7 +96,7 @@ class JsonSnapshot {
 
   /** Whether `value` is a container on the current path (a cycle). */
   onPath(value: object): boolean {
-    if (this.depth === 0) return false;
+    // At depth 0 nothing is on the path yet: `root` is still undefined.
     if (this.root === value) return true;
     for (let index = 1; index < this.depth; index += 1) {
       if ((this.below as object[])[index] === value) return true;

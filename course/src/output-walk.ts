@@ -235,7 +235,7 @@ export class Walk {
 
   onCurrentPath(value: object): boolean {
     if (this.onPath !== undefined) return setHas(this.onPath, value);
-    if (this.depth === 0) return false;
+    // At depth 0 nothing is on the path yet: `root` is still undefined.
     if (this.root === value) return true;
     for (let index = 1; index < this.depth; index += 1) {
       if ((this.below as object[])[index] === value) return true;
