@@ -8,6 +8,7 @@ import { type ContainerKind, containerKind, describeExotic } from "./containers.
 import { contractError, type ToolContractErrorCode } from "./errors.js";
 import {
   ArrayPrototype,
+  addSlot,
   defineProperty,
   freeze,
   hasOwn,
@@ -155,7 +156,10 @@ class JsonSnapshot {
     if (this.depth === 0) this.root = value;
     else {
       if (this.below === undefined) this.below = newPathArray() as object[];
-      this.below[this.depth] = value;
+      // A slot it has is overwritten; a new one is defined, not assigned: an index setter
+      // planted on Array.prototype never sees a container, nor can its getter hide a cycle.
+      if (this.depth < this.below.length) this.below[this.depth] = value;
+      else addSlot(this.below, this.depth, value);
     }
     this.depth += 1;
     const copy = kind === "array" ? this.array(value as readonly unknown[]) : this.object(value);

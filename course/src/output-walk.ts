@@ -6,6 +6,7 @@
 
 import { containerKind, describeExotic } from "./containers.js";
 import {
+  addSlot,
   getOwnPropertyDescriptor,
   isProxy,
   NativeBigInt,
@@ -255,7 +256,10 @@ export class Walk {
     else if (this.depth === 0) this.root = value;
     else {
       if (this.below === undefined) this.below = newPathArray() as object[];
-      this.below[this.depth] = value;
+      // A slot it has is overwritten; a new one is defined, not assigned: an index setter
+      // planted on Array.prototype never sees a container, nor can its getter hide a cycle.
+      if (this.depth < this.below.length) this.below[this.depth] = value;
+      else addSlot(this.below, this.depth, value);
     }
     this.depth += 1;
     if (kind === "array") this.array(value as readonly unknown[]);

@@ -8,7 +8,13 @@
  */
 import { describe, expect, test } from "vitest";
 import { serializeToolOutput } from "../../src/index.ts";
-import { isDataDescriptor, isNonBlankString } from "../../src/own-fields.ts";
+import {
+  isDataDescriptor,
+  isNonBlankString,
+  ownDataValue,
+  readOwnField,
+  readOwnValue,
+} from "../../src/own-fields.ts";
 
 /** What the check must answer: the definition, written with `trim`. */
 const reference = (text: string): boolean => text.trim().length > 0;
@@ -107,6 +113,25 @@ describe("isDataDescriptor", () => {
         const descriptor = Reflect.getOwnPropertyDescriptor(holder, key) as PropertyDescriptor;
         const { result, reads } = planted(() => isDataDescriptor(descriptor));
         expect(result).toBe(expected);
+        expect(reads).toBe(0);
+      },
+    );
+
+    const readers: [string, (target: object, key: string) => unknown, unknown, unknown][] = [
+      ["readOwnValue", readOwnValue, 1, 2],
+      ["readOwnField", readOwnField, { found: true, value: 1 }, { found: true, value: 2 }],
+      ["ownDataValue", ownDataValue, 1, undefined],
+    ];
+
+    test("the reader table is not empty", () => {
+      expect(readers.length).toBeGreaterThan(0);
+    });
+
+    test.each(readers)(
+      "attack: %s reads an own field as before, the planted getter unread",
+      (_name, read, data, getter) => {
+        const { result, reads } = planted(() => [read(holder, "data"), read(holder, "getter")]);
+        expect(result).toEqual([data, getter]);
         expect(reads).toBe(0);
       },
     );

@@ -9,7 +9,13 @@
  * one that swallowed instead would leave a waiter untold of the abort.
  */
 import { afterEach, describe, expect, test } from "vitest";
-import { defineTool, executeToolCall, serializeToolOutput, ToolRegistry } from "../../src/index.ts";
+import {
+  defineTool,
+  executeToolCall,
+  serializeToolOutput,
+  snapshotToolCall,
+  ToolRegistry,
+} from "../../src/index.ts";
 import { accept, workCall, workRegistry } from "./support/work-tool.ts";
 
 // Sets, not arrays: the setters below must not run for the test's own bookkeeping.
@@ -201,4 +207,84 @@ describe("an index setter planted on Array.prototype", () => {
       });
     },
   );
+
+  /** A chain of objects under `keys`, its last key leading back to the container at `backTo`. */
+  function closedChain(keys: readonly string[], backTo: number): { root: object; nodes: object[] } {
+    const nodes: Record<string, unknown>[] = [{}];
+    for (const key of keys.slice(0, -1)) {
+      const next: Record<string, unknown> = {};
+      (nodes[nodes.length - 1] as Record<string, unknown>)[key] = next;
+      nodes.push(next);
+    }
+    (nodes[nodes.length - 1] as Record<string, unknown>)[keys[keys.length - 1] as string] =
+      nodes[backTo];
+    return { root: nodes[0] as object, nodes };
+  }
+
+  const DEEP_INDICES = ["4", "5", "6", "7", "8", "9"];
+  const DEEP_KEYS = ["k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8"];
+
+  test("never receives a container past the fourth level of a path, and a cycle there is found where it closes", () => {
+    // Swallows the containers of the chain: a path list filled by assignment would lose the
+    // one the cycle leads back to, and find the cycle late or not at all.
+    const { root, nodes } = closedChain(DEEP_KEYS, 5);
+    const ours = new Set<unknown>(nodes);
+    plant(DEEP_INDICES, (value) => ours.has(value));
+    let message = "";
+    let serialized: ReturnType<typeof serializeToolOutput>;
+    try {
+      try {
+        snapshotToolCall({ type: "toolCall", id: "c", name: "t", arguments: root as never });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      serialized = serializeToolOutput(root);
+    } finally {
+      unplant();
+    }
+    expect([...seen].filter((value) => ours.has(value))).toEqual([]);
+    expect(message).toBe("Tool call arguments at $.k1.k2.k3.k4.k5.k6.k7.k8: cycles are not JSON");
+    expect(serialized).toEqual({
+      ok: true,
+      content: '{"k1":{"k2":{"k3":{"k4":{"k5":{"k6":{"k7":{"k8":"[Circular]"}}}}}}}}',
+      truncated: false,
+    });
+  });
+
+  test("never receives a key of a refused value's path, and the message names the path as it is", () => {
+    // A path kept in an array filled by assignment would hand every key past the fourth level
+    // to the setter (and read the getter's answer back into the message).
+    let argumentsValue: unknown = Number.NaN;
+    let outputValue: unknown = new Map();
+    for (const key of [...DEEP_KEYS].reverse()) {
+      argumentsValue = { [key]: argumentsValue };
+      outputValue = { [key]: outputValue };
+    }
+    plant(DEEP_INDICES);
+    let message = "";
+    let serialized: ReturnType<typeof serializeToolOutput>;
+    try {
+      try {
+        snapshotToolCall({
+          type: "toolCall",
+          id: "c",
+          name: "t",
+          arguments: argumentsValue as never,
+        });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      serialized = serializeToolOutput(outputValue);
+    } finally {
+      unplant();
+    }
+    expect([...seen].filter((value) => DEEP_KEYS.includes(value as string))).toEqual([]);
+    expect(message).toBe(
+      "Tool call arguments at $.k1.k2.k3.k4.k5.k6.k7.k8: numbers must be finite",
+    );
+    expect(serialized).toEqual({
+      ok: false,
+      message: "$.k1.k2.k3.k4.k5.k6.k7.k8: Map objects are not supported",
+    });
+  });
 });

@@ -8,6 +8,8 @@
  * sorting, and an unexpected error inside the walk (a stack overflow)
  * propagates instead of passing for a truncation. The module-level constants
  * (marker, cap, hex digits) are checked once more on a freshly loaded copy.
+ * `courseContent`, what a call with nothing configured writes its output
+ * with, answers exactly what `serializeToolOutput` does, without its wrapper.
  */
 import { describe, expect, test, vi } from "vitest";
 import {
@@ -16,6 +18,7 @@ import {
   type SerializedOutput,
   serializeToolOutput,
 } from "../../src/index.ts";
+import { courseContent } from "../../src/serializer.ts";
 
 const codePoints = (text: string): number => [...text].length;
 
@@ -193,5 +196,31 @@ describe("a freshly loaded copy of the serializer", () => {
       content: `"${"a".repeat(4071)}\n[Tool output truncated]`,
       truncated: true,
     });
+  });
+});
+
+describe("courseContent, the path of a call with nothing configured", () => {
+  // 40 arrays deep: past the course's depth budget of 32, so the walk is cut there.
+  let nested: unknown = "deep";
+  for (let level = 0; level < 40; level += 1) nested = [nested];
+  const cases: [string, unknown][] = [
+    ["a small object", { b: [true, null], a: "x" }],
+    ["a string", "text"],
+    ["a string over the cap", "a".repeat(5000)],
+    ["a chain past the depth budget", nested],
+    ["a Map", new Map()],
+    ["a Map inside an object", { at: [1, new Map()] }],
+    ["undefined", undefined],
+  ];
+
+  test("the output table is not empty", () => {
+    expect(cases.length).toBeGreaterThan(0);
+  });
+
+  test.each(cases)("writes %s exactly as serializeToolOutput does", (_name, value) => {
+    const serialized = serializeToolOutput(value);
+    const content = courseContent(value);
+    if (serialized.ok) expect(content).toBe(serialized.content);
+    else expect(content).toEqual(serialized);
   });
 });
