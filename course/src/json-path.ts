@@ -68,6 +68,11 @@ export class PathRefusal {
     readonly cause: unknown,
   ) {}
 
+  /** The refusal's location and reason, as messages write them: `$.items[3]: reason`. */
+  describe(): string {
+    return `${formatJsonTrail(this.trail)}: ${this.reason}`;
+  }
+
   /** Whether `value` is a refusal (runs none of its code, a Proxy's included). */
   static is(value: unknown): value is PathRefusal {
     return typeof value === "object" && value !== null && #refusal in value;
@@ -86,6 +91,43 @@ export class PathRefusal {
 export function passedLevel(thrown: unknown, segment: PathSegment): unknown {
   if (PathRefusal.is(thrown)) addSlot(thrown.trail, thrown.trail.length, segment);
   return thrown;
+}
+
+/**
+ * The containers on a walk's current path, for its cycle check: the one at
+ * depth 0, and those below it, each at its depth (slot 0 unused), in a list
+ * made when the walk first goes below the root, so a flat value makes none.
+ * The argument copy and the output walk each keep these fields.
+ */
+export interface ContainerPath {
+  root: object | undefined;
+  below: object[] | undefined;
+  /** How many containers are open: the next one is recorded at this depth. */
+  depth: number;
+}
+
+/** Whether `value` is a container on `path` (a cycle). */
+export function isOnPath(path: ContainerPath, value: object): boolean {
+  // At depth 0 nothing is on the path yet: `root` is still undefined.
+  if (path.root === value) return true;
+  for (let index = 1; index < path.depth; index += 1) {
+    if ((path.below as object[])[index] === value) return true;
+  }
+  return false;
+}
+
+/** Records `value` on `path` at its depth; the caller then counts the depth up. */
+export function addToPath(path: ContainerPath, value: object): void {
+  const depth = path.depth;
+  if (depth === 0) {
+    path.root = value;
+    return;
+  }
+  if (path.below === undefined) path.below = newPathArray() as object[];
+  // A slot it has is overwritten; a new one is defined, not assigned: an index setter
+  // planted on Array.prototype never sees a container, nor can its getter hide a cycle.
+  if (depth < path.below.length) path.below[depth] = value;
+  else addSlot(path.below, depth, value);
 }
 
 /**

@@ -8,7 +8,6 @@ import { type ContainerKind, containerKind, describeExotic } from "./containers.
 import { contractError, type ToolContractErrorCode } from "./errors.js";
 import {
   ArrayPrototype,
-  addSlot,
   defineProperty,
   freeze,
   hasOwn,
@@ -26,7 +25,7 @@ import {
   weakSetAdd,
   weakSetHas,
 } from "./intrinsics.js";
-import { formatJsonTrail, newPathArray, PathRefusal, passedLevel } from "./json-path.js";
+import { addToPath, type ContainerPath, isOnPath, PathRefusal, passedLevel } from "./json-path.js";
 import { MISSING, readOwnPlainValue } from "./own-fields.js";
 import type { CourseJsonObject, CourseJsonValue } from "./protocol.js";
 
@@ -75,7 +74,7 @@ interface HeightFrame {
   tallest: number;
 }
 
-class JsonSnapshot {
+class JsonSnapshot implements ContainerPath {
   // Shared references are copied once and reused, so a DAG costs its size, not its
   // paths; made on the first nested container only.
   copies: Map<object, CourseJsonValue> | undefined;
@@ -83,9 +82,8 @@ class JsonSnapshot {
   // where a shared value appears again, not only where it first did. Measured on the copy
   // when it is first reused, so a value that shares nothing pays nothing for it.
   heights: Map<object, number> | undefined;
-  // The containers on the current path, for cycles: the root, and those below it (at their
-  // depth) in a list made when the copy first goes below the root, so flat arguments make
-  // none. No list of keys is kept: a refusal gathers its path on the way out (PathRefusal).
+  // The containers on the current path, for cycles (see ContainerPath); no list of keys
+  // is kept: a refusal gathers its path on the way out (PathRefusal).
   root: object | undefined;
   below: object[] | undefined;
   depth = 0;
@@ -93,16 +91,6 @@ class JsonSnapshot {
   /** Stops the copy; `snapshotJsonObject` turns this into a ToolContractError naming where. */
   refuse(reason: string, cause?: unknown): never {
     throw new PathRefusal(reason, cause);
-  }
-
-  /** Whether `value` is a container on the current path (a cycle). */
-  onPath(value: object): boolean {
-    // At depth 0 nothing is on the path yet: `root` is still undefined.
-    if (this.root === value) return true;
-    for (let index = 1; index < this.depth; index += 1) {
-      if ((this.below as object[])[index] === value) return true;
-    }
-    return false;
   }
 
   value(value: unknown): CourseJsonValue {
@@ -141,7 +129,7 @@ class JsonSnapshot {
       }
       return existing;
     }
-    if (this.onPath(value)) this.refuse("cycles are not JSON");
+    if (isOnPath(this, value)) this.refuse("cycles are not JSON");
     if (this.depth >= COURSE_TOOL_ARGUMENTS_MAX_DEPTH) {
       this.refuse(`nesting deeper than ${COURSE_TOOL_ARGUMENTS_MAX_DEPTH} is not accepted`);
     }
@@ -153,14 +141,7 @@ class JsonSnapshot {
       return this.refuse("reading its prototype threw", thrown);
     }
     if (kind === "exotic") this.refuse(describeExotic(value));
-    if (this.depth === 0) this.root = value;
-    else {
-      if (this.below === undefined) this.below = newPathArray() as object[];
-      // A slot it has is overwritten; a new one is defined, not assigned: an index setter
-      // planted on Array.prototype never sees a container, nor can its getter hide a cycle.
-      if (this.depth < this.below.length) this.below[this.depth] = value;
-      else addSlot(this.below, this.depth, value);
-    }
+    addToPath(this, value);
     this.depth += 1;
     const copy = kind === "array" ? this.array(value as readonly unknown[]) : this.object(value);
     this.depth -= 1;
@@ -335,7 +316,7 @@ export function snapshotJsonObject(
     if (!PathRefusal.is(thrown)) throw thrown;
     throw contractError(
       code,
-      `${label} at ${formatJsonTrail(thrown.trail)}: ${thrown.reason}`,
+      `${label} at ${thrown.describe()}`,
       thrown.cause === undefined ? undefined : { cause: thrown.cause },
     );
   }

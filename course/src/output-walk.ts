@@ -6,7 +6,6 @@
 
 import { containerKind, describeExotic } from "./containers.js";
 import {
-  addSlot,
   getOwnPropertyDescriptor,
   isProxy,
   NativeBigInt,
@@ -16,7 +15,14 @@ import {
   setDelete,
   setHas,
 } from "./intrinsics.js";
-import { formatJsonTrail, newPathArray, PathRefusal, passedLevel } from "./json-path.js";
+import {
+  addToPath,
+  type ContainerPath,
+  isOnPath,
+  newPathArray,
+  PathRefusal,
+  passedLevel,
+} from "./json-path.js";
 import {
   COURSE_ESCAPES,
   escapeRange,
@@ -62,7 +68,7 @@ export const liveHasOwn = (target: object, key: string): boolean => Object.hasOw
 const PATH_SCAN_DEPTH = 64;
 
 /** One walk's state: the text so far and what each budget has left. */
-export class Walk {
+export class Walk implements ContainerPath {
   out = "";
   written = 0;
   nodes = 0;
@@ -80,9 +86,8 @@ export class Walk {
   readonly maxBigIntBits: number;
   /** 2 ** maxBigIntBits, made when the first BigInt is met: a 4,096-bit BigInt is 512 bytes. */
   bigIntLimit: bigint | undefined;
-  // The containers on the current path, for cycles: the root, and those below it (at their
-  // depth) in a list made when the walk first goes below the root, so a flat output makes
-  // none. No list of keys is kept: a refusal gathers its path on the way out (PathRefusal).
+  // The containers on the current path, for cycles (see ContainerPath); no list of keys
+  // is kept: a refusal gathers its path on the way out (PathRefusal).
   root: object | undefined;
   below: object[] | undefined;
   // The same containers as a set, for walks allowed deeper than a scan stays cheap.
@@ -236,12 +241,7 @@ export class Walk {
 
   onCurrentPath(value: object): boolean {
     if (this.onPath !== undefined) return setHas(this.onPath, value);
-    // At depth 0 nothing is on the path yet: `root` is still undefined.
-    if (this.root === value) return true;
-    for (let index = 1; index < this.depth; index += 1) {
-      if ((this.below as object[])[index] === value) return true;
-    }
-    return false;
+    return isOnPath(this, value);
   }
 
   container(value: object): void {
@@ -253,14 +253,7 @@ export class Walk {
     if (this.depth >= this.maxDepth) return this.cut("depth");
     // One record of the path, not two: the set when the walk may go deep, else the scanned list.
     if (this.onPath !== undefined) setAdd(this.onPath, value);
-    else if (this.depth === 0) this.root = value;
-    else {
-      if (this.below === undefined) this.below = newPathArray() as object[];
-      // A slot it has is overwritten; a new one is defined, not assigned: an index setter
-      // planted on Array.prototype never sees a container, nor can its getter hide a cycle.
-      if (this.depth < this.below.length) this.below[this.depth] = value;
-      else addSlot(this.below, this.depth, value);
-    }
+    else addToPath(this, value);
     this.depth += 1;
     if (kind === "array") this.array(value as readonly unknown[]);
     else this.object(value);
@@ -375,7 +368,7 @@ export function runWalk(walk: Walk, value: unknown): string | undefined {
     walk.value(value);
   } catch (thrown) {
     if (!PathRefusal.is(thrown)) throw thrown;
-    return `${formatJsonTrail(thrown.trail)}: ${thrown.reason}`;
+    return thrown.describe();
   }
   return undefined;
 }

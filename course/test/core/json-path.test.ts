@@ -13,6 +13,7 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { serializeToolOutput, snapshotToolCall } from "../../src/index.ts";
 import { formatJsonTrail, PathRefusal, passedLevel } from "../../src/json-path.ts";
+import { countingHandler } from "./support/hostile.ts";
 
 describe("formatting one key", () => {
   const cases: [string, string, string][] = [
@@ -113,49 +114,17 @@ describe("the refusal that carries a trail", () => {
   });
 
   test("attack: asking whether a thrown Proxy is a refusal runs none of its traps", () => {
-    let traps = 0;
-    const counting = new Proxy(
-      {},
-      {
-        getPrototypeOf() {
-          traps += 1;
-          return PathRefusal.prototype;
-        },
-        get() {
-          traps += 1;
-          return undefined;
-        },
-        has() {
-          traps += 1;
-          return true;
-        },
-      },
-    );
+    const { handler, traps } = countingHandler();
+    const counting = new Proxy({}, handler);
     expect(PathRefusal.is(counting)).toBe(false);
     // Passing a level, as it would through every container of a walk, leaves it untouched.
     expect(passedLevel(passedLevel(counting, "a"), 0)).toBe(counting);
-    expect(traps).toBe(0);
+    expect(traps()).toBe(0);
   });
 
   test("attack: a Proxy thrown by a Proxy prototype's trap leaves the output walk with none of its own traps run", () => {
-    let traps = 0;
-    const thrown = new Proxy(
-      {},
-      {
-        getPrototypeOf() {
-          traps += 1;
-          return null;
-        },
-        get() {
-          traps += 1;
-          return undefined;
-        },
-        has() {
-          traps += 1;
-          return false;
-        },
-      },
-    );
+    const { handler, traps } = countingHandler();
+    const thrown = new Proxy({}, handler);
     const prototype = new Proxy(
       {},
       {
@@ -173,7 +142,7 @@ describe("the refusal that carries a trail", () => {
       caught = error;
     }
     expect(caught === thrown).toBe(true);
-    expect(traps).toBe(0);
+    expect(traps()).toBe(0);
   });
 
   describe("with an index setter planted on Array.prototype", () => {
