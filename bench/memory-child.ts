@@ -3,17 +3,34 @@
  * `scenario-argument-memory.ts` or `scenario-retained-memory.ts` with
  * `--expose-gc`): builds the argument text of a shape (or sets up a subject of
  * `retained-subjects.ts`), collects the garbage, runs one subject once while V8's GC
- * profiler records every collection, and prints `{ peak, retained }` in bytes
+ * profiler records every collection, and prints its figures in bytes
  * on stdout. `peak` is the most heap in use at any moment of the run (before
  * each collection, and at its end) above what was in use before it;
  * `retained` is what stays in use, after a full collection, while the result
- * is still held.
+ * is still held; `held` is what a full collection frees once the result is
+ * dropped (what the result alone keeps reachable). Printed as
+ * `{ peak, retained, held }`.
  */
 
-import { GCProfiler } from "node:v8";
+import { GCProfiler, type GCProfilerResult } from "node:v8";
 import { readToolCalls } from "../src/providers/index.ts";
 import { argumentText, type MemoryShape, type MemorySubject } from "./memory-shapes.ts";
 import { isRetainedSubject, prepareRetained } from "./retained-subjects.ts";
+
+/**
+ * The most heap in use before any collection the profile recorded, or `atEnd`.
+ * A function of its own, so that the profile (an entry per collection, each
+ * with the statistics of every heap space) is garbage before the heap left in
+ * use is read: held, it was counted as retained, and its size varied with the
+ * number of collections from process to process.
+ */
+function highestOf(profile: GCProfilerResult | undefined, atEnd: number): number {
+  let highest = atEnd;
+  for (const event of profile?.statistics ?? []) {
+    highest = Math.max(highest, event.beforeGC.heapStatistics.usedHeapSize);
+  }
+  return highest;
+}
 
 const [subject, shape] = process.argv.slice(2) as [MemorySubject | string, MemoryShape];
 const collect = (globalThis as { gc?: () => void }).gc;
@@ -41,37 +58,51 @@ const anthropicMessage =
       }
     : undefined;
 
-collect();
-collect();
-const before = process.memoryUsage().heapUsed;
-const profiler = new GCProfiler();
-profiler.start();
-let kept: unknown;
-if (retainedRun !== undefined) kept = await retainedRun();
-switch (subject) {
-  case "JSON.parse":
-    kept = JSON.parse(text);
-    break;
-  case "JSON.parse-response":
-    kept = texts.map((one) => JSON.parse(one));
-    break;
-  case "ours-text":
-  case "ours-response":
-    kept = readToolCalls("openai-chat", chatMessage);
-    break;
-  case "ours-value":
-    kept = readToolCalls("anthropic", anthropicMessage);
-    break;
+/** What the subject answers, held here so that dropping it is the measurement's own act. */
+const box: { kept: unknown } = { kept: undefined };
+
+/**
+ * Runs the subject once and reads the heap: before it, at its highest, and
+ * after a full collection while its result is held. A function of its own, so
+ * that when it has returned no frame of it still refers to the result (a dead
+ * register of a running frame keeps what it last held reachable).
+ */
+async function measure(): Promise<{ before: number; peak: number; holding: number }> {
+  collect?.();
+  collect?.();
+  const before = process.memoryUsage().heapUsed;
+  const profiler = new GCProfiler();
+  profiler.start();
+  if (retainedRun !== undefined) box.kept = await retainedRun();
+  switch (subject) {
+    case "JSON.parse":
+      box.kept = JSON.parse(text);
+      break;
+    case "JSON.parse-response":
+      box.kept = texts.map((one) => JSON.parse(one));
+      break;
+    case "ours-text":
+    case "ours-response":
+      box.kept = readToolCalls("openai-chat", chatMessage);
+      break;
+    case "ours-value":
+      box.kept = readToolCalls("anthropic", anthropicMessage);
+      break;
+  }
+  const atEnd = process.memoryUsage().heapUsed;
+  const peak = highestOf(profiler.stop(), atEnd);
+  collect?.();
+  collect?.();
+  return { before, peak, holding: process.memoryUsage().heapUsed };
 }
-const atEnd = process.memoryUsage().heapUsed;
-const profile = profiler.stop();
-let peak = atEnd;
-for (const event of profile?.statistics ?? []) {
-  peak = Math.max(peak, event.beforeGC.heapStatistics.usedHeapSize);
-}
+
+const { before, peak, holding } = await measure();
+// The result was held throughout; now it is dropped, and what goes with it is what it held.
+if (box.kept === undefined) throw new Error("the subject produced nothing");
+box.kept = undefined;
 collect();
 collect();
-const retained = process.memoryUsage().heapUsed - before;
-// The result is used after the measurement, so it was held throughout.
-if (kept === undefined) throw new Error("the subject produced nothing");
-process.stdout.write(`${JSON.stringify({ peak: peak - before, retained })}\n`);
+const held = holding - process.memoryUsage().heapUsed;
+process.stdout.write(
+  `${JSON.stringify({ peak: peak - before, retained: holding - before, held })}\n`,
+);

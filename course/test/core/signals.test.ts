@@ -276,6 +276,55 @@ describe("the relay of the last idle signal stays parked", () => {
     expect(runs).toBe(3);
   });
 
+  // Which calls on one signal settle (by the order they came) before another signal parks;
+  // the last call must still hear the abort. The watch counts the calls that share its set,
+  // and a count that fell short (or to zero) too early would park a hub with a call waiting.
+  const settleOrders: readonly (readonly [string, number, readonly number[]])[] = [
+    ["the oldest of two", 2, [0]],
+    ["the oldest, then the second of three", 3, [0, 1]],
+    ["the second, then the oldest of three", 3, [1, 0]],
+    ["the second and third of four, then the oldest", 4, [1, 2, 0]],
+  ];
+
+  test("the settle-order table is not empty", () => {
+    expect(settleOrders.length).toBeGreaterThan(0);
+  });
+
+  test.each(settleOrders)(
+    "calls in flight on one signal, %s settled, another signal parks: the last still hears the abort",
+    async (_label, inFlight, settled) => {
+      const busy = new AbortController();
+      const other = new AbortController();
+      const releases: (() => void)[] = [];
+      const registry = registryWith((input) =>
+        (input as { quick?: boolean }).quick === true
+          ? "done"
+          : new Promise<string>((resolve) => releases.push(() => resolve("done"))),
+      );
+      const calls = Array.from({ length: inFlight }, (_, index) =>
+        executeToolCall(registry, call(`busy-${index}`), busy.signal),
+      );
+      await nextTurn();
+      for (const index of settled) {
+        releases[index]?.();
+        await expect(calls[index]).resolves.toMatchObject({ isError: false });
+      }
+      // Another signal goes idle and parks: a busy hub wrongly parked loses its listener here.
+      await executeToolCall(registry, call("elsewhere", { quick: true }), other.signal);
+      const reason = new Error("stop");
+      busy.abort(reason);
+      const last = calls[inFlight - 1] as Promise<unknown>;
+      const outcome = await Promise.race([
+        last.then(
+          () => "resolved",
+          (error: unknown) => error,
+        ),
+        nextTurn().then(() => "still waiting"),
+      ]);
+      expect(outcome).toBe(reason);
+    },
+  );
+
   test("a tampered signal, which has no relay, is never parked: calls on another signal still settle", async () => {
     const tampered = new AbortController();
     Object.defineProperty(tampered.signal, "aborted", { value: false, configurable: true });
