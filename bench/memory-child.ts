@@ -21,8 +21,8 @@ import { isRetainedSubject, prepareRetained } from "./retained-subjects.ts";
  * The most heap in use before any collection the profile recorded, or `atEnd`.
  * A function of its own, so that the profile (an entry per collection, each
  * with the statistics of every heap space) is garbage before the heap left in
- * use is read: held, it was counted as retained, and its size varied with the
- * number of collections from process to process.
+ * use is read: held, it would be counted as retained, more for a run with
+ * more collections.
  */
 function highestOf(profile: GCProfilerResult | undefined, atEnd: number): number {
   let highest = atEnd;
@@ -62,15 +62,13 @@ const anthropicMessage =
 const box: { kept: unknown } = { kept: undefined };
 
 /**
- * Runs the subject once and reads the heap: before it, at its highest, and
- * after a full collection while its result is held. A function of its own, so
- * that when it has returned no frame of it still refers to the result (a dead
- * register of a running frame keeps what it last held reachable).
+ * Runs the subject once and answers the most heap in use meanwhile, above
+ * `before`. The heap left in use is read by the caller once this function has
+ * returned: a running frame keeps what its registers last held reachable (the
+ * subject's garbage among it), which a collection made inside it would count
+ * as held (row 13' read 28% too high that way).
  */
-async function measure(): Promise<{ before: number; peak: number; holding: number }> {
-  collect?.();
-  collect?.();
-  const before = process.memoryUsage().heapUsed;
+async function measure(before: number): Promise<number> {
   const profiler = new GCProfiler();
   profiler.start();
   if (retainedRun !== undefined) box.kept = await retainedRun();
@@ -90,19 +88,23 @@ async function measure(): Promise<{ before: number; peak: number; holding: numbe
       break;
   }
   const atEnd = process.memoryUsage().heapUsed;
-  const peak = highestOf(profiler.stop(), atEnd);
-  collect?.();
-  collect?.();
-  return { before, peak, holding: process.memoryUsage().heapUsed };
+  return highestOf(profiler.stop(), atEnd) - before;
 }
 
-const { before, peak, holding } = await measure();
+/** Whether the subject answered something (asked in a frame of its own, which keeps nothing). */
+const answered = (): boolean => box.kept !== undefined;
+
+collect();
+collect();
+const before = process.memoryUsage().heapUsed;
+const peak = await measure(before);
+collect();
+collect();
+const holding = process.memoryUsage().heapUsed;
 // The result was held throughout; now it is dropped, and what goes with it is what it held.
-if (box.kept === undefined) throw new Error("the subject produced nothing");
+if (!answered()) throw new Error("the subject produced nothing");
 box.kept = undefined;
 collect();
 collect();
 const held = holding - process.memoryUsage().heapUsed;
-process.stdout.write(
-  `${JSON.stringify({ peak: peak - before, retained: holding - before, held })}\n`,
-);
+process.stdout.write(`${JSON.stringify({ peak, retained: holding - before, held })}\n`);

@@ -31,11 +31,10 @@ interface ChildFigures {
  * The median over five processes of what `subject` leaves in use (`retained`:
  * the heap after it, against before it, while its result is held) or of what
  * its result holds (`held`: the heap its result frees when dropped), in
- * bytes. The children run single-threaded: with the engine's concurrent
- * compiler and collector helpers, code compiled and memory swept at moments
- * that differ from process to process moved the registry's figure between
- * 0.71 and 1.22 MB for the same code; single-threaded, five runs out of six
- * gave the same byte count.
+ * bytes. The children run single-threaded: with the engine's helper threads
+ * compiling and sweeping at moments of their own, the registry's figure moved
+ * by about 15% from process to process; single-threaded it is the same byte
+ * count in every run.
  */
 function measured(subject: RetainedSubject, figure: keyof ChildFigures): number {
   const values: number[] = [];

@@ -212,6 +212,11 @@ export const isSafeInteger = Number.isSafeInteger;
 /** AbortSignal's own `aborted` and `reason`, read through the prototype getters. */
 export const signalAborted = getterOf<AbortSignal, boolean>(AbortSignal.prototype, "aborted");
 export const signalReason = getterOf<AbortSignal, unknown>(AbortSignal.prototype, "reason");
+/** The intrinsic `aborted` getter itself: signals.ts tells a patched prototype by it. */
+export const abortedGetter: unknown = ReflectGetOwnPropertyDescriptor(
+  AbortSignal.prototype,
+  "aborted",
+)?.get;
 export const addEventListener = uncurryThis(EventTarget.prototype.addEventListener);
 export const removeEventListener = uncurryThis(EventTarget.prototype.removeEventListener);
 export const AbortSignalPrototype: object = AbortSignal.prototype;

@@ -9,10 +9,13 @@
 
 import {
   AbortSignalPrototype,
+  abortedGetter,
   addEventListener,
   anySignal,
+  defineProperty,
   getOwnPropertyDescriptor,
   getPrototypeOf,
+  hasOwn,
   isProxy,
   NativeSet,
   NativeWeakMap,
@@ -94,15 +97,35 @@ export function abortReason(signal: AbortSignal): unknown {
 
 /**
  * Whether `AbortSignal.any([signal])` would read only the truth: it reads the
- * public `aborted`, so an own override or a swapped prototype could make the
- * relay start out aborted, and it would never fire. (The relay's `reason` is
- * never read: the listener reads the run's signal through the intrinsic.)
+ * public `aborted`, so an own override, a swapped prototype or a getter
+ * planted on AbortSignal.prototype (the attribute is configurable) would run
+ * there, and could make the relay start out aborted, so that it never fires.
+ * (The relay's `reason` is never read: the listener reads the run's signal
+ * through the intrinsic.)
  */
 function isUntampered(signal: AbortSignal): boolean {
-  return (
-    getPrototypeOf(signal) === AbortSignalPrototype &&
-    getOwnPropertyDescriptor(signal, "aborted") === undefined
-  );
+  if (getPrototypeOf(signal) !== AbortSignalPrototype) return false;
+  if (getOwnPropertyDescriptor(signal, "aborted") !== undefined) return false;
+  const inherited = getOwnPropertyDescriptor(AbortSignalPrototype, "aborted");
+  // The getter read only as an own field of the descriptor: a data descriptor's missing
+  // `get` would otherwise be looked up on Object.prototype, where a Tool may plant one.
+  return inherited !== undefined && hasOwn(inherited, "get") && inherited.get === abortedGetter;
+}
+
+/**
+ * Gives the relay an `aborted` of its own that reads the intrinsic: Node reads
+ * a composite signal's public `aborted` each time a listener is added to it,
+ * and a getter planted on AbortSignal.prototype after the relay was made
+ * would run there, in the middle of {@link watchAbort}, where it could start
+ * or end calls on the very hub being changed.
+ */
+function pinAborted(relay: AbortSignal): void {
+  defineProperty(relay, "aborted", {
+    __proto__: null,
+    get: () => signalAborted(relay),
+    enumerable: false,
+    configurable: false,
+  } as PropertyDescriptor);
 }
 
 /**
@@ -112,7 +135,9 @@ function isUntampered(signal: AbortSignal): boolean {
  * that calls `stopImmediatePropagation()`; on the run's signal that silences
  * every listener added after it, and a later call could never be cancelled.
  * The engine aborts the relay after the run's signal, with an event of its own
- * that no Tool can reach, and the run's signal carries no listener of ours.
+ * that no Tool is handed (one that digs the relay out of Node's internals of
+ * the signal still can: docs/security-model.md), and the run's signal carries
+ * no listener of ours.
  * The relay carries the listener only while a call waits (see `watchAbort`):
  * the engine keeps a signal made by `AbortSignal.any` alive for as long as it
  * has an abort listener, so a listener left on it would keep the relay, the
@@ -126,6 +151,7 @@ function isUntampered(signal: AbortSignal): boolean {
 function createHub(signal: AbortSignal): Hub {
   const waiters = new NativeSet<AbortWaiter>();
   const relay = isUntampered(signal) ? anySignal([signal]) : undefined;
+  if (relay !== undefined) pinAborted(relay);
   // Held weakly: a parked relay (see `parked`) keeps its listener, and so this function, alive;
   // the run's signal must not be kept with it. A call that waits holds the signal itself.
   const source = new NativeWeakRef(signal);

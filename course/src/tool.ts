@@ -304,8 +304,9 @@ function prepareCall(
     record.tool = tool;
     record.phase = "validation";
   }
-  // A provider's argument text that could not be read: answered, never validated or run.
-  const refusal = invalidArgumentsReason(call);
+  // A provider's argument text that could not be read: answered, never validated or run. Only
+  // one of our snapshots, passed in as it is, can carry one (a missed private-field check is slow).
+  const refusal = call === toolCall ? invalidArgumentsReason(call) : undefined;
   if (refusal !== undefined) {
     return decided(call, answered(call, output, record, "TOOL_ARGUMENTS_INVALID", refusal));
   }
