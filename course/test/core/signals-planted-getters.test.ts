@@ -109,3 +109,14 @@ test("the prototype's aborted made data, with a `get` planted on Object.prototyp
   expect(await outcomeOf(pending)).toBe(reason);
   expect(getReads).toBe(0);
 });
+
+test("the prototype's aborted deleted: the signal is watched without a relay, and the call is still cancelled", async () => {
+  const registry = registryWith(() => new Promise<string>(() => {}));
+  delete (AbortSignal.prototype as { aborted?: boolean }).aborted;
+  const controller = new AbortController();
+  const pending = executeToolCall(registry, call("waits"), controller.signal);
+  await nextTurn();
+  const reason = new Error("stop");
+  controller.abort(reason);
+  expect(await outcomeOf(pending)).toBe(reason);
+});

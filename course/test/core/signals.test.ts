@@ -3,6 +3,7 @@
  * `aborted` lies, a host listener that silences the abort event, and the
  * shared watch that must forget a call once it has settled.
  */
+import { queryObjects } from "node:v8";
 import { describe, expect, test } from "vitest";
 import { exposeGc, settleHeap } from "../../../test/soak/support.ts";
 import { executeToolCall } from "../../src/index.ts";
@@ -155,6 +156,60 @@ describe("the shared watch forgets a settled call", () => {
     // The signal is still in use here: what was collected was not kept by it.
     expect(controller.signal.aborted).toBe(false);
   });
+});
+
+describe("the relay of a signal goes with it", () => {
+  // How one fresh signal's calls end: aborted while one waits, or two in flight at once.
+  const endings: readonly (readonly [
+    string,
+    (registry: ReturnType<typeof registryWith>) => Promise<unknown>,
+  ])[] = [
+    [
+      "aborted while its call waits",
+      async (registry) => {
+        const controller = new AbortController();
+        const pending = executeToolCall(registry, call("waits", { wait: true }), controller.signal);
+        controller.abort(new Error("stop"));
+        return pending.catch((error: unknown) => error);
+      },
+    ],
+    [
+      "with two calls in flight",
+      (registry) => {
+        const signal = new AbortController().signal;
+        return Promise.all([
+          executeToolCall(registry, call("one"), signal),
+          executeToolCall(registry, call("two"), signal),
+        ]);
+      },
+    ],
+  ];
+
+  test("the table of endings is not empty", () => {
+    expect(endings.length).toBeGreaterThan(0);
+  });
+
+  test.each(endings)(
+    "40 signals, each %s, leave no relay alive once they are dropped",
+    async (_label, end) => {
+      const gc = exposeGc();
+      // Counts live AbortSignals after a full collection (the relays are AbortSignals too).
+      const liveSignals = () => queryObjects(AbortSignal, { format: "count" }) as number;
+      // Answered a turn later, so that two calls started together are both in flight.
+      const registry = registryWith((input) =>
+        (input as { wait?: boolean }).wait === true
+          ? new Promise<string>(() => {})
+          : Promise.resolve("done"),
+      );
+      await end(registry);
+      await settleHeap(gc);
+      const before = liveSignals();
+      for (let index = 0; index < 40; index += 1) await end(registry);
+      await settleHeap(gc);
+      // A relay kept by its listener (and so its hub) would add one a signal: 40.
+      expect(liveSignals() - before).toBeLessThan(10);
+    },
+  );
 });
 
 describe("the relay listens only while a call waits", () => {
