@@ -223,6 +223,8 @@ export function watchAbort(signal: AbortSignal, waiter: AbortWaiter): AbortWatch
     weakMapSet(hubs, signal, hub);
   }
   const relay = hub.relay;
+  // Asked once: nothing of anyone else's runs before both uses below (adding the listener
+  // reads only the relay's own `aborted`: see pinAborted), so the answer still holds.
   const idle = isIdle(hub);
   // The first waiter puts the listener on the relay, unless it is still there (parked).
   if (relay !== undefined && idle) {
