@@ -6,9 +6,8 @@
 import { describe, expect, test } from "vitest";
 import { exposeGc, settleHeap } from "../../../test/soak/support.ts";
 import { executeToolCall } from "../../src/index.ts";
+import { nextTurn, outcomeWithinTurn } from "./support/turns.ts";
 import { workCall as call, workRegistry as registryWith } from "./support/work-tool.ts";
-
-const nextTurn = () => new Promise((wake) => setTimeout(wake, 0));
 
 describe("the relay of the last idle signal stays parked", () => {
   test("calls alternating between two signals stay cancellable on each", async () => {
@@ -78,22 +77,17 @@ describe("the relay of the last idle signal stays parked", () => {
     await executeToolCall(registry, call("elsewhere"), other.signal);
     const reason = new Error("stop");
     busy.abort(reason);
-    const first = await Promise.race([
-      waiting.then(
-        () => "resolved",
-        (error: unknown) => error,
-      ),
-      nextTurn().then(() => "still waiting"),
-    ]);
+    const first = await outcomeWithinTurn(waiting);
     expect(first).toBe(reason);
     expect(runs).toBe(3);
   });
 
   // Which calls on one signal settle (by the order they came) before another signal parks;
-  // the last call must still hear the abort. The watch counts the calls that share its set,
+  // every call left must still hear the abort. The watch counts the calls that share its set,
   // and a count that fell short (or to zero) too early would park a hub with a call waiting.
   const settleOrders: readonly (readonly [string, number, readonly number[]])[] = [
     ["the oldest of two", 2, [0]],
+    ["the second of two", 2, [1]],
     ["the oldest, then the second of three", 3, [0, 1]],
     ["the second, then the oldest of three", 3, [1, 0]],
     ["the second and third of four, then the oldest", 4, [1, 2, 0]],
@@ -104,7 +98,7 @@ describe("the relay of the last idle signal stays parked", () => {
   });
 
   test.each(settleOrders)(
-    "calls in flight on one signal, %s settled, another signal parks: the last still hears the abort",
+    "calls in flight on one signal, %s settled, another signal parks: every call left hears the abort",
     async (_label, inFlight, settled) => {
       const busy = new AbortController();
       const other = new AbortController();
@@ -126,15 +120,9 @@ describe("the relay of the last idle signal stays parked", () => {
       await executeToolCall(registry, call("elsewhere", { quick: true }), other.signal);
       const reason = new Error("stop");
       busy.abort(reason);
-      const last = calls[inFlight - 1] as Promise<unknown>;
-      const outcome = await Promise.race([
-        last.then(
-          () => "resolved",
-          (error: unknown) => error,
-        ),
-        nextTurn().then(() => "still waiting"),
-      ]);
-      expect(outcome).toBe(reason);
+      const left = calls.filter((_, index) => !settled.includes(index));
+      expect(left).toHaveLength(inFlight - settled.length);
+      for (const pending of left) expect(await outcomeWithinTurn(pending)).toBe(reason);
     },
   );
 
@@ -176,38 +164,9 @@ describe("the relay of the last idle signal stays parked", () => {
     await executeToolCall(registry, call("elsewhere"), other.signal);
     const reason = new Error("stop");
     reused.abort(reason);
-    const first = await Promise.race([
-      waiting.then(
-        () => "resolved",
-        (error: unknown) => error,
-      ),
-      nextTurn().then(() => "still waiting"),
-    ]);
+    const first = await outcomeWithinTurn(waiting);
     expect(first).toBe(reason);
     expect(runs).toBe(3);
-  });
-
-  test("two calls in flight on one signal: the second to settle leaves the first cancellable", async () => {
-    const controller = new AbortController();
-    const releases: (() => void)[] = [];
-    const registry = registryWith(
-      () => new Promise<string>((resolve) => releases.push(() => resolve("done"))),
-    );
-    const first = executeToolCall(registry, call("first"), controller.signal);
-    const second = executeToolCall(registry, call("second"), controller.signal);
-    await nextTurn();
-    releases[1]?.();
-    await expect(second).resolves.toMatchObject({ isError: false });
-    const reason = new Error("stop");
-    controller.abort(reason);
-    const outcome = await Promise.race([
-      first.then(
-        () => "resolved",
-        (error: unknown) => error,
-      ),
-      nextTurn().then(() => "still waiting"),
-    ]);
-    expect(outcome).toBe(reason);
   });
 
   test("an abort event dispatched on a signal that has not aborted cancels nothing", async () => {

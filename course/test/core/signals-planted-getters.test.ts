@@ -9,9 +9,9 @@
  */
 import { afterEach, expect, test } from "vitest";
 import { executeToolCall } from "../../src/index.ts";
+import { abortAndWatch } from "./support/turns.ts";
 import { workCall as call, workRegistry as registryWith } from "./support/work-tool.ts";
 
-const nextTurn = () => new Promise((wake) => setTimeout(wake, 0));
 const intrinsic = Object.getOwnPropertyDescriptor(
   AbortSignal.prototype,
   "aborted",
@@ -34,26 +34,13 @@ function plantAborted(lie: (run: number) => boolean | undefined = () => undefine
   return runs;
 }
 
-/** How a pending call ends within a turn: its rejection reason, "resolved", or "still waiting". */
-function outcomeOf(pending: Promise<unknown>): Promise<unknown> {
-  return Promise.race([
-    pending.then(
-      () => "resolved",
-      (error: unknown) => error,
-    ),
-    nextTurn().then(() => "still waiting"),
-  ]);
-}
-
 test("a getter planted before a signal's first call, lying that it aborted, never runs, and the call is still cancelled", async () => {
   const registry = registryWith(() => new Promise<string>(() => {}));
   const runs = plantAborted((run) => (run === 1 ? true : undefined));
   const controller = new AbortController();
   const pending = executeToolCall(registry, call("waits"), controller.signal);
-  await nextTurn();
-  const reason = new Error("stop");
-  controller.abort(reason);
-  expect(await outcomeOf(pending)).toBe(reason);
+  const { reason, outcome } = await abortAndWatch(controller, pending);
+  expect(outcome).toBe(reason);
   expect(runs.count).toBe(0);
 });
 
@@ -71,10 +58,8 @@ test("a getter planted after a signal's relay was made never runs when a later c
   await executeToolCall(registry, call("elsewhere"), other.signal);
   const runs = plantAborted();
   const pending = executeToolCall(registry, call("waits"), reused.signal);
-  await nextTurn();
-  const reason = new Error("stop");
-  reused.abort(reason);
-  expect(await outcomeOf(pending)).toBe(reason);
+  const { reason, outcome } = await abortAndWatch(reused, pending);
+  expect(outcome).toBe(reason);
   expect(runs.count).toBe(0);
   expect(runsOfTool).toBe(3);
 });
@@ -103,10 +88,8 @@ test("the prototype's aborted made data, with a `get` planted on Object.prototyp
   } finally {
     delete (Object.prototype as { get?: unknown }).get;
   }
-  await nextTurn();
-  const reason = new Error("stop");
-  controller.abort(reason);
-  expect(await outcomeOf(pending)).toBe(reason);
+  const { reason, outcome } = await abortAndWatch(controller, pending);
+  expect(outcome).toBe(reason);
   expect(getReads).toBe(0);
 });
 
@@ -115,8 +98,6 @@ test("the prototype's aborted deleted: the signal is watched without a relay, an
   delete (AbortSignal.prototype as { aborted?: boolean }).aborted;
   const controller = new AbortController();
   const pending = executeToolCall(registry, call("waits"), controller.signal);
-  await nextTurn();
-  const reason = new Error("stop");
-  controller.abort(reason);
-  expect(await outcomeOf(pending)).toBe(reason);
+  const { reason, outcome } = await abortAndWatch(controller, pending);
+  expect(outcome).toBe(reason);
 });

@@ -9,9 +9,8 @@ import { exposeGc, settleHeap } from "../../../test/soak/support.ts";
 import { executeToolCall } from "../../src/index.ts";
 import { isAbortSignal } from "../../src/signals.ts";
 import { countingHandler } from "./support/hostile.ts";
+import { nextTurn } from "./support/turns.ts";
 import { workCall as call, workRegistry as registryWith } from "./support/work-tool.ts";
-
-const nextTurn = () => new Promise((wake) => setTimeout(wake, 0));
 
 describe("isAbortSignal", () => {
   test("refuses a Proxy around a genuine AbortSignal without running a trap", () => {
@@ -233,21 +232,5 @@ describe("the relay listens only while a call waits", () => {
     await expect(pending).rejects.toBe(reason);
     release();
     expect(runs).toBe(3);
-  });
-
-  test("two calls in flight on one signal: the first to settle leaves the second cancellable", async () => {
-    const controller = new AbortController();
-    const releases: (() => void)[] = [];
-    const registry = registryWith(
-      () => new Promise<string>((resolve) => releases.push(() => resolve("done"))),
-    );
-    const first = executeToolCall(registry, call("first"), controller.signal);
-    const second = executeToolCall(registry, call("second"), controller.signal);
-    await nextTurn();
-    releases[0]?.();
-    await expect(first).resolves.toMatchObject({ isError: false });
-    const reason = new Error("stop");
-    controller.abort(reason);
-    await expect(second).rejects.toBe(reason);
   });
 });
