@@ -295,6 +295,7 @@ describe("bad input from the host", () => {
     ["timeoutMs", { timeoutMs: 0 }],
     ["format", { format: "yaml" }],
     ["onToolsChanged", { onToolsChanged: "refresh" }],
+    ["patterns", { patterns: "re2" }],
   ])("a bad %s is a TypeError naming it, and nothing is listed", async (option, options) => {
     const { client } = await scripted([tool("echo")]);
     const listTools = vi.spyOn(client, "listTools");

@@ -18,6 +18,7 @@ import {
   ToolContractError,
 } from "../../course/src/index.ts";
 import { compileArgumentCheck, loadAjv } from "./json-schema-check.ts";
+import { linearTimePatterns } from "./linear-patterns.ts";
 import {
   type ClientSettings,
   clientSettings,
@@ -173,7 +174,11 @@ function defineMcpTool(
 
 /** All the server's Tools (those taken), checked, as definitions. */
 async function defineAll(client: Client, settings: ClientSettings): Promise<AnyCourseTool[]> {
-  const [listed, ajv] = await Promise.all([listTools(client, settings), loadAjv()]);
+  const [listed, ajv, regExp] = await Promise.all([
+    listTools(client, settings),
+    loadAjv(),
+    settings.patterns === "native" ? undefined : linearTimePatterns(),
+  ]);
   const serverName = client.getServerVersion()?.name ?? "unnamed";
   const seen = new Set<string>();
   return listed.map((tool) => {
@@ -191,7 +196,7 @@ async function defineAll(client: Client, settings: ClientSettings): Promise<AnyC
         `Tool ${quoteName(tool.name)}: its inputSchema has ${schemaText.length} characters, over maxSchemaCharacters (${settings.maxSchemaCharacters})`,
       );
     }
-    const compiled = compileArgumentCheck(ajv, tool.inputSchema);
+    const compiled = compileArgumentCheck(ajv, tool.inputSchema, regExp);
     if (!compiled.ok) {
       return invalid(
         `Tool ${quoteName(tool.name)}: its inputSchema cannot be checked: ${compiled.reason}`,

@@ -6,6 +6,7 @@
 
 import type { ErrorObject, Options, ValidateFunction } from "ajv";
 import { cutText, oneLine } from "./bounded-text.ts";
+import type { PatternEngine } from "./linear-patterns.ts";
 
 /** The Ajv classes by dialect, loaded once. */
 interface AjvClasses {
@@ -108,19 +109,23 @@ export type ArgumentCheck =
  * answers undefined for valid input, else one line (at most
  * {@link MAX_ARGUMENT_ERROR_CHARACTERS} code points) about the first error.
  * A schema Ajv cannot compile (a `$ref` to another document, an `$async`
- * schema, a malformed keyword) is answered with the reason.
+ * schema, a malformed keyword, a pattern `regExp` refuses) is answered with
+ * the reason. `regExp` runs the schema's patterns (see linear-patterns.ts);
+ * undefined: the platform's RegExp.
  *
  * @example
- * const compiled = compileArgumentCheck(await loadAjv(), { type: "object", required: ["path"] });
+ * const compiled = compileArgumentCheck(await loadAjv(), { type: "object", required: ["path"] }, await linearTimePatterns());
  * compiled.ok && compiled.check({}); // "arguments must have required property 'path'"
  */
 export function compileArgumentCheck(
   ajv: AjvClasses,
   schema: Readonly<Record<string, unknown>>,
+  regExp: PatternEngine | undefined,
 ): ArgumentCheck {
   let validate: ValidateFunction;
   try {
-    validate = new ajv[dialectOf(schema)](AJV_OPTIONS).compile(schema);
+    const options = regExp === undefined ? AJV_OPTIONS : { ...AJV_OPTIONS, code: { regExp } };
+    validate = new ajv[dialectOf(schema)](options).compile(schema);
   } catch (thrown) {
     const message = thrown instanceof Error ? thrown.message : "the schema could not be compiled";
     return { ok: false, reason: cutText(oneLine(message), 200, () => "…") };

@@ -39,6 +39,12 @@ export type McpToolFilter = readonly string[] | ((name: string) => boolean);
  * - `onToolsChanged`: called when the server announces
  *   `notifications/tools/list_changed` (it replaces any handler the client
  *   had for it); call `refresh()` then. Default none.
+ * - `patterns`: what runs the schemas' `pattern` and `patternProperties`
+ *   against the model's arguments. Default `"linear-time"`: RE2JS (an
+ *   optional peer), with ECMAScript's meaning; a pattern it cannot run
+ *   (lookaround, backreferences) refuses its Tool. `"native"`: the
+ *   platform's backtracking RegExp, for a server you trust, on which one
+ *   hostile pattern can keep the event loop busy for minutes.
  *
  * @example
  * await fromMcpClient(client, { prefix: "fs_", exclude: ["write_file"], timeoutMs: 30_000 });
@@ -53,6 +59,7 @@ export interface FromMcpClientOptions {
   readonly timeoutMs?: number;
   readonly format?: OutputFormat;
   readonly onToolsChanged?: () => void;
+  readonly patterns?: "linear-time" | "native";
 }
 
 /**
@@ -70,6 +77,7 @@ export interface ClientSettings {
   readonly timeoutMs: number;
   readonly format: OutputFormat;
   readonly onToolsChanged: (() => void) | undefined;
+  readonly patterns: "linear-time" | "native";
 }
 
 function wholeNumber(value: unknown, name: string, min: number, max: number): number {
@@ -121,6 +129,10 @@ export function clientSettings(options: FromMcpClientOptions): ClientSettings {
   if (onToolsChanged !== undefined && typeof onToolsChanged !== "function") {
     throw new TypeError("fromMcpClient: onToolsChanged must be a function");
   }
+  const patterns = options.patterns ?? "linear-time";
+  if (patterns !== "linear-time" && patterns !== "native") {
+    throw new TypeError('fromMcpClient: patterns must be "linear-time" or "native"');
+  }
   return {
     prefix,
     taken: (name) => (include === undefined || include(name)) && !(exclude?.(name) ?? false),
@@ -140,6 +152,7 @@ export function clientSettings(options: FromMcpClientOptions): ClientSettings {
     timeoutMs: wholeNumber(options.timeoutMs ?? 60_000, "timeoutMs", 1, 86_400_000),
     format,
     onToolsChanged,
+    patterns,
   };
 }
 

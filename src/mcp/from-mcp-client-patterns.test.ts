@@ -1,0 +1,193 @@
+/**
+ * A hostile server's patterns: fromMcpClient runs `pattern` and
+ * `patternProperties` on a linear-time engine, so that a pattern which
+ * backtracks exponentially on the platform's engine cannot hold the event
+ * loop, and refuses, naming the Tool, a pattern that engine cannot run.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { Ajv } from "ajv";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import {
+  type AnyCourseTool,
+  type CourseJsonObject,
+  executeToolCall,
+  ToolRegistry,
+} from "../../course/src/index.ts";
+import { type ListedTool, useScriptedServers } from "../../test/support/mcp-client.ts";
+import { fromMcpClient, linearTimePatterns } from "./index.ts";
+
+const scripted = useScriptedServers();
+const signal = new AbortController().signal;
+
+// Exponential on a backtracking engine: forty characters and a mismatch take minutes.
+const HOSTILE = "^(a+)+$";
+
+const withSchema = (inputSchema: object): ListedTool => ({
+  name: "lookup",
+  description: "Looks a name up.",
+  inputSchema: inputSchema as ListedTool["inputSchema"],
+});
+
+async function call(tools: readonly AnyCourseTool[], args: CourseJsonObject) {
+  return executeToolCall(
+    new ToolRegistry(tools),
+    { type: "toolCall", id: "c1", name: "lookup", arguments: args },
+    signal,
+  );
+}
+
+/** Counts what the platform's RegExp engine is asked to match against `source`. */
+function countNativeMatches(source: string): { readonly count: () => number } {
+  let count = 0;
+  const test = RegExp.prototype.test;
+  const exec = RegExp.prototype.exec;
+  vi.spyOn(RegExp.prototype, "test").mockImplementation(function (this: RegExp, text: string) {
+    if (this.source === source) count += 1;
+    return Reflect.apply(test, this, [text]);
+  });
+  vi.spyOn(RegExp.prototype, "exec").mockImplementation(function (this: RegExp, text: string) {
+    if (this.source === source) count += 1;
+    return Reflect.apply(exec, this, [text]);
+  });
+  return { count: () => count };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("a pattern that backtracks exponentially", () => {
+  test("in `pattern`: never matched by the platform's engine; a hostile value is refused at once", async () => {
+    const native = countNativeMatches(HOSTILE);
+    const { client, log } = await scripted([
+      withSchema({ type: "object", properties: { name: { type: "string", pattern: HOSTILE } } }),
+    ]);
+    const { tools } = await fromMcpClient(client);
+    expect((await call(tools, { name: "aaaa" })).isError).toBe(false);
+    expect(native.count()).toBe(0);
+    const refused = await call(tools, { name: `${"a".repeat(50_000)}!` });
+    expect(JSON.parse(refused.content)).toEqual({
+      error: {
+        code: "TOOL_ARGUMENTS_INVALID",
+        message: 'arguments/name must match pattern "^(a+)+$"',
+      },
+    });
+    expect(native.count()).toBe(0);
+    expect(log.calls).toHaveLength(1);
+  });
+
+  test("in `patternProperties`: a hostile key is refused at once, never matched natively", async () => {
+    const keys = "^(a|a)*$";
+    const native = countNativeMatches(keys);
+    const { client, log } = await scripted([
+      withSchema({
+        type: "object",
+        patternProperties: { [keys]: { type: "number" } },
+        additionalProperties: false,
+      }),
+    ]);
+    const { tools } = await fromMcpClient(client);
+    expect((await call(tools, { aaa: 1 })).isError).toBe(false);
+    expect(native.count()).toBe(0);
+    const refused = await call(tools, { [`${"a".repeat(50_000)}!`]: 1 });
+    expect(JSON.parse(refused.content).error.message).toMatch(
+      /^arguments must NOT have additional properties \("a+…"\)$/,
+    );
+    expect(native.count()).toBe(0);
+    expect(log.calls).toHaveLength(1);
+  });
+
+  test('with patterns: "native", the platform\'s engine runs it (for a server you trust)', async () => {
+    const native = countNativeMatches(HOSTILE);
+    const { client } = await scripted([
+      withSchema({ type: "object", properties: { name: { type: "string", pattern: HOSTILE } } }),
+    ]);
+    const { tools } = await fromMcpClient(client, { patterns: "native" });
+    expect((await call(tools, { name: "aaaa" })).isError).toBe(false);
+    expect(native.count()).toBeGreaterThan(0);
+  });
+});
+
+test("a pattern read with ECMAScript's meaning: \\s matches a no-break space, as the schema means", async () => {
+  const { client, log } = await scripted([
+    withSchema({ type: "object", properties: { word: { type: "string", pattern: "^\\S+$" } } }),
+  ]);
+  const { tools } = await fromMcpClient(client);
+  expect((await call(tools, { word: "two\u00a0words" })).isError).toBe(true);
+  expect((await call(tools, { word: "one" })).isError).toBe(false);
+  expect(log.calls).toHaveLength(1);
+});
+
+describe("a pattern the linear-time engine cannot run refuses its Tool, saying why", () => {
+  test.each([
+    ["lookahead", "^(?=.*\\d).+$", /pattern "\^\(\?=\.\*\\\\d\)\.\+\$": lookaround cannot run/],
+    ["a backreference", "^(a)\\1$", /backreference \(\\1\) cannot run in linear time/],
+    ["a repeat count over 1,000", "^a{2000}$", /has no linear-time form/],
+  ])("%s", async (_what, pattern, reason) => {
+    const { client } = await scripted([
+      withSchema({ type: "object", properties: { name: { type: "string", pattern } } }),
+    ]);
+    const refusal = fromMcpClient(client);
+    await expect(refusal).rejects.toMatchObject({ code: "INVALID_TOOL_DEFINITION" });
+    await expect(refusal).rejects.toThrow(
+      /^fromMcpClient: Tool "lookup": its inputSchema cannot be checked: /,
+    );
+    await expect(refusal).rejects.toThrow(reason);
+  });
+
+  test("excluding the Tool takes the others", async () => {
+    const { client } = await scripted([
+      withSchema({ type: "object", properties: { name: { type: "string", pattern: "(?=a)" } } }),
+      { name: "other", inputSchema: { type: "object" } },
+    ]);
+    const { tools } = await fromMcpClient(client, { exclude: ["lookup"] });
+    expect(tools.map((tool) => tool.name)).toEqual(["other"]);
+  });
+});
+
+test("the SDK client's own output check runs on the same engine when given it", async () => {
+  const native = countNativeMatches(HOSTILE);
+  const server = new Server({ name: "hostile", version: "1.0.0" }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [
+      {
+        name: "lookup",
+        inputSchema: { type: "object" },
+        outputSchema: { type: "object", properties: { v: { type: "string", pattern: HOSTILE } } },
+      },
+    ],
+  }));
+  let value = "aaaa";
+  server.setRequestHandler(CallToolRequestSchema, () => ({
+    content: [],
+    structuredContent: { v: value },
+  }));
+  const regExp = await linearTimePatterns();
+  const client = new Client(
+    { name: "agent", version: "1.0.0" },
+    {
+      jsonSchemaValidator: new AjvJsonSchemaValidator(new Ajv({ strict: false, code: { regExp } })),
+    },
+  );
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  await client.connect(clientSide);
+  try {
+    const { tools } = await fromMcpClient(client);
+    expect((await call(tools, {})).content).toBe('{"v":"aaaa"}');
+    expect(native.count()).toBe(0);
+    value = `${"a".repeat(50_000)}!`;
+    const refused = await call(tools, {});
+    expect(refused.isError).toBe(true);
+    expect(JSON.parse(refused.content).error.message).toMatch(
+      /does not match the tool's output schema/,
+    );
+    expect(native.count()).toBe(0);
+  } finally {
+    await client.close();
+  }
+});

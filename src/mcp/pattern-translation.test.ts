@@ -1,0 +1,165 @@
+/**
+ * ECMAScript patterns on RE2: the rewrite keeps ECMAScript's meaning (a
+ * table of the places where the dialects differ, then generated patterns
+ * and texts against the platform's own engine), and refuses what RE2
+ * cannot run.
+ */
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { linearTimePatterns, MAX_PATTERN_INSTRUCTIONS } from "./linear-patterns.ts";
+import { WHITE_SPACE_CODE_POINTS } from "./pattern-translation.ts";
+
+const engine = await linearTimePatterns();
+const linear = (pattern: string, text: string) => engine(pattern, "u").test(text);
+const native = (pattern: string, text: string) => new RegExp(pattern, "u").test(text);
+
+test("the white space listed is exactly what ECMAScript's \\s matches", () => {
+  const matched: number[] = [];
+  for (let codePoint = 0; codePoint <= 0x10ffff; codePoint += 1) {
+    if (codePoint >= 0xd800 && codePoint <= 0xdfff) continue;
+    if (/^\s$/u.test(String.fromCodePoint(codePoint))) matched.push(codePoint);
+  }
+  expect(matched.length).toBeGreaterThan(0);
+  expect([...WHITE_SPACE_CODE_POINTS]).toEqual(matched);
+});
+
+// Each row is a place where RE2 reads the same text another way, or an escape it spells otherwise.
+const DIFFERENCES: readonly (readonly [string, string])[] = [
+  ["^.$", "\r"],
+  ["^.$", "\u2028"],
+  ["^.$", "😀"],
+  ["^\\s$", "\u00a0"],
+  ["^\\s$", "\ufeff"],
+  ["^\\S+$", "a\u3000b"],
+  ["^[\\s]$", "\u2003"],
+  ["^[a\\S]$", "\u00a0"],
+  ["^[a\\S]$", "b"],
+  ["^[\\S]$", " "],
+  ["^[^\\S]$", "\u1680"],
+  ["^[^\\S\\t]$", "\t"],
+  ["^[^\\S\\t]$", " "],
+  ["^[^a\\S]$", "\v"],
+  ["^[]$", "]"],
+  ["^[^]$", "\n"],
+  ["^[\\b]$", "\b"],
+  ["\\bword\\b", "a word."],
+  ["^\\0$", "\0"],
+  ["^\\cJ$", "\n"],
+  ["^\\u0041\\u{1F600}$", "A😀"],
+  ["^\\uD83D\\uDE00$", "😀"],
+  ["^[\\u0041-\\u005A]+$", "AZ"],
+  ["^\\x41$", "A"],
+  ["^[[:]+$", "[:"],
+  ["^(?<year>\\d{4})-\\d{2}$", "2026-12"],
+  ["^\\p{Lu}\\p{Script=Greek}$", "Aα"],
+  ["^\\P{L}$", "1"],
+  ["^a{2,3}?$", "aaa"],
+  ["^(?:ab|cd)+$", "abcdab"],
+  ["^\\/\\.\\*[\\-]$", "/.*-"],
+];
+
+describe("the dialects' differences keep ECMAScript's meaning", () => {
+  test("the table is not empty", () => expect(DIFFERENCES.length).toBeGreaterThan(0));
+  test.each(DIFFERENCES)("%j against %j", (pattern, text) => {
+    expect(linear(pattern, text)).toBe(native(pattern, text));
+    // The same pattern against a text of the other answer, so no row passes by answering one way.
+    expect(linear(pattern, `${text}\u0000~`)).toBe(native(pattern, `${text}\u0000~`));
+  });
+});
+
+describe("what a linear-time engine cannot run is refused, saying why", () => {
+  test.each([
+    ["lookahead", "^(?=a)a", /lookaround cannot run in linear time/],
+    ["negative lookbehind", "(?<!a)b", /lookaround cannot run in linear time/],
+    ["a backreference", "(a)\\1", /backreference \(\\1\) cannot run in linear time/],
+    ["a named backreference", "(?<x>a)\\k<x>", /backreference \(\\k<name>\)/],
+    ["a repeat count over 1,000", "a{1001}", /has no linear-time form: .*invalid repeat count/],
+    [
+      "a program over the instruction budget",
+      ".{1,1000}.{1,1000}.{1,1000}",
+      new RegExp(`compiles to \\d+ instructions, over ${MAX_PATTERN_INSTRUCTIONS}`),
+    ],
+    ["a property RE2 has no name for", "\\p{Script_Extensions=Greek}", /has no RE2 form/],
+    ["not ECMAScript", "[[:alpha:]]", /Invalid regular expression/],
+  ])("%s", (_what, pattern, reason) => {
+    expect(() => engine(pattern, "u")).toThrow(reason);
+  });
+
+  test("the pattern in a refusal is quoted and cut", () => {
+    expect(() => engine(`(?=${"a".repeat(10_000)})`, "u")).toThrow(/^pattern "\(\?=a{60}…": /);
+  });
+
+  test("another flag than u is refused", () => {
+    expect(() => engine("a", "")).toThrow('patterns are read with the u flag only, not ""');
+  });
+});
+
+test("two patterns compiled by one engine keep two keys (Ajv caches by toString)", () => {
+  expect(String(engine("^a$", "u"))).not.toBe(String(engine("^b$", "u")));
+});
+
+test("a pattern that backtracks for ages on the platform's engine answers at once", () => {
+  // 10,000 characters: the platform's engine would try 2^10,000 ways; counted, not timed,
+  // by the texts each engine is asked about, since only the linear engine is asked.
+  const hostile = `${"a".repeat(10_000)}!`;
+  expect(linear("^(a+)+$", hostile)).toBe(false);
+  expect(linear("^(a|a)*$", hostile)).toBe(false);
+  expect(linear("^(a+)+$", "a".repeat(10_000))).toBe(true);
+});
+
+// Generated patterns over a small alphabet that reaches every rewrite: the platform's engine
+// answers first, on texts short enough for any pattern here to stay quick on it.
+const ATOMS = [
+  "a",
+  "b",
+  ".",
+  "\\s",
+  "\\S",
+  "\\d",
+  "\\w",
+  "\\W",
+  "\\b",
+  "[ab]",
+  "[^a]",
+  "[\\s]",
+  "[a\\S]",
+  "[^\\S]",
+  "[^b\\S]",
+  "[]",
+  "[^]",
+  "\\u00a0",
+  "\\x20",
+  "^",
+  "$",
+] as const;
+const atom = fc.constantFrom(...ATOMS);
+const quantified = fc
+  .tuple(atom, fc.constantFrom("", "*", "+", "?", "{1,2}", "*?"))
+  .map(([part, quantifier]) =>
+    part === "^" || part === "$" || part === "\\b" ? part : part + quantifier,
+  );
+const sequence = fc
+  .array(quantified, { minLength: 1, maxLength: 5 })
+  .map((parts) => parts.join(""));
+const pattern = fc
+  .array(sequence, { minLength: 1, maxLength: 3 })
+  .chain((branches) =>
+    fc.constantFrom(branches.join("|"), `(?:${branches.join("|")})+`, `^(${branches.join("|")})$`),
+  );
+const text = fc
+  .array(
+    fc.constantFrom("a", "b", " ", "\u00a0", "\n", "\r", "\u2028", "\t", "1", "_", "😀", "-"),
+    {
+      maxLength: 8,
+    },
+  )
+  .map((chars) => chars.join(""));
+
+test("generated patterns answer as the platform's engine does", () => {
+  fc.assert(
+    fc.property(pattern, text, (source, input) => {
+      expect(linear(source, input)).toBe(native(source, input));
+    }),
+    { numRuns: 3_000 },
+  );
+});

@@ -1,0 +1,232 @@
+/**
+ * Rewrites a JSON Schema `pattern` (an ECMAScript regular expression, `u`
+ * flag) into RE2 syntax with the same meaning, so that a linear-time engine
+ * can run it. Where the two dialects read the same text differently (`.`,
+ * `\s`, `\S`, `[]`, `[^]`, `\b` in a class, `\0`, `\cX`, `\u` escapes, named
+ * groups), the ECMAScript meaning is spelled out; what RE2 cannot run at all
+ * (lookaround, backreferences) is refused with the reason.
+ */
+
+/** Why a pattern cannot be rewritten: the message says what it uses. */
+export class PatternRefusal extends Error {}
+
+// What `.` matches in ECMAScript without the `s` flag: anything but a line terminator
+// (RE2's `.` leaves out only "\n").
+const NOT_LINE_TERMINATOR = "[^\\n\\r\\x{2028}\\x{2029}]";
+
+// ECMAScript's WhiteSpace and LineTerminator, what its `\s` matches (RE2's `\s` is
+// ASCII only); a test compares this list with the engine's own `\s` over every code point.
+const WHITE_SPACE_RANGES =
+  "\\t\\n\\x0B\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}";
+
+/** The same set as code points, for the one class shape that needs it listed. */
+export const WHITE_SPACE_CODE_POINTS: readonly number[] = [
+  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005,
+  0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff,
+];
+
+const ANY = "[\\x{0}-\\x{10FFFF}]";
+const NOTHING = "[^\\x{0}-\\x{10FFFF}]";
+
+/** `\x{…}` for a code point. */
+function codePointEscape(codePoint: number): string {
+  return `\\x{${codePoint.toString(16).toUpperCase()}}`;
+}
+
+/** Property names RE2 knows without ECMAScript's `Script=` / `General_Category=` prefixes. */
+function propertyName(body: string): string {
+  const equals = body.indexOf("=");
+  if (equals < 0) return body;
+  const key = body.slice(0, equals);
+  if (key === "Script" || key === "sc" || key === "General_Category" || key === "gc") {
+    return body.slice(equals + 1);
+  }
+  throw new PatternRefusal(`the property \\p{${body}} has no RE2 form`);
+}
+
+/** One escape and where the pattern goes on after it. */
+interface Escape {
+  readonly text: string;
+  readonly next: number;
+}
+
+const HEX4 = /^[0-9A-Fa-f]{4}$/;
+
+/**
+ * Reads the escape at `at` (the backslash). `withinClass`: inside `[…]`, where
+ * `\b` is a backspace. `\s` and `\S` are left to the caller, which knows
+ * where it stands.
+ */
+function readEscape(pattern: string, at: number, withinClass: boolean): Escape {
+  const letter = pattern[at + 1] ?? "";
+  switch (letter) {
+    case "d":
+    case "D":
+    case "w":
+    case "W":
+    case "t":
+    case "n":
+    case "v":
+    case "f":
+    case "r":
+      return { text: `\\${letter}`, next: at + 2 };
+    case "b":
+    case "B":
+      if (!withinClass) return { text: `\\${letter}`, next: at + 2 };
+      // `[\b]` is a backspace in ECMAScript (`\B` in a class is a syntax error there).
+      return { text: "\\x08", next: at + 2 };
+    case "0":
+      return { text: "\\x00", next: at + 2 };
+    case "c": {
+      const code = (pattern.codePointAt(at + 2) ?? 0) % 32;
+      return { text: codePointEscape(code), next: at + 3 };
+    }
+    case "x":
+      return { text: `\\x${pattern.slice(at + 2, at + 4)}`, next: at + 4 };
+    case "u":
+      return unicodeEscape(pattern, at);
+    case "p":
+    case "P": {
+      const close = pattern.indexOf("}", at);
+      const body = pattern.slice(at + 3, close);
+      return { text: `\\${letter}{${propertyName(body)}}`, next: close + 1 };
+    }
+    case "k":
+      throw new PatternRefusal("a backreference (\\k<name>) cannot run in linear time");
+    default:
+      if (letter >= "1" && letter <= "9") {
+        throw new PatternRefusal(`a backreference (\\${letter}) cannot run in linear time`);
+      }
+      // A syntax character, "/" or "-": escaped as it is, which RE2 reads the same way.
+      return { text: `\\${letter}`, next: at + 2 };
+  }
+}
+
+/** `\u{…}`, `\uXXXX`, or a surrogate pair written as two `\uXXXX` (one code point with `u`). */
+function unicodeEscape(pattern: string, at: number): Escape {
+  if (pattern[at + 2] === "{") {
+    const close = pattern.indexOf("}", at);
+    return {
+      text: codePointEscape(Number.parseInt(pattern.slice(at + 3, close), 16)),
+      next: close + 1,
+    };
+  }
+  const high = Number.parseInt(pattern.slice(at + 2, at + 6), 16);
+  const after = pattern.slice(at + 8, at + 12);
+  if (high >= 0xd800 && high <= 0xdbff && pattern.startsWith("\\u", at + 6) && HEX4.test(after)) {
+    const low = Number.parseInt(after, 16);
+    if (low >= 0xdc00 && low <= 0xdfff) {
+      return {
+        text: codePointEscape((high - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000),
+        next: at + 12,
+      };
+    }
+  }
+  return { text: codePointEscape(high), next: at + 6 };
+}
+
+/**
+ * Whether `char` (one code point) matches the ECMAScript character class
+ * `source` (`[…]`), asked of the platform's own engine.
+ */
+export type ClassTest = (source: string, char: string) => boolean;
+
+/** A character class and where the pattern goes on after it. */
+function readClass(pattern: string, at: number, inClass: ClassTest): Escape {
+  const negated = pattern[at + 1] === "^";
+  let index = negated ? at + 2 : at + 1;
+  let body = "";
+  let notSpace = false;
+  while (pattern[index] !== "]") {
+    const char = pattern[index] as string;
+    if (char === "\\") {
+      const letter = pattern[index + 1];
+      if (letter === "s") {
+        body += WHITE_SPACE_RANGES;
+        index += 2;
+      } else if (letter === "S") {
+        notSpace = true;
+        index += 2;
+      } else {
+        const read = readEscape(pattern, index, true);
+        body += read.text;
+        index = read.next;
+      }
+    } else {
+      // "[" is literal here in both dialects, but RE2 would read "[:" as a POSIX class.
+      body += char === "[" ? "\\[" : char;
+      index += 1;
+    }
+  }
+  const next = index + 1;
+  if (!notSpace) {
+    // ECMAScript's `[]` matches nothing and `[^]` anything; RE2 reads a leading "]" as a literal.
+    if (body === "") return { text: negated ? ANY : NOTHING, next };
+    return { text: `[${negated ? "^" : ""}${body}]`, next };
+  }
+  if (!negated) {
+    return {
+      text: body === "" ? `[^${WHITE_SPACE_RANGES}]` : `(?:[^${WHITE_SPACE_RANGES}]|[${body}])`,
+      next,
+    };
+  }
+  // `[^…\S]` is the white space the rest of the class leaves out: listed, each asked of the
+  // ECMAScript class itself (one character against a class: no backtracking).
+  const source = pattern.slice(at, next);
+  const kept = WHITE_SPACE_CODE_POINTS.filter((codePoint) =>
+    inClass(source, String.fromCodePoint(codePoint)),
+  );
+  return { text: kept.length === 0 ? NOTHING : `[${kept.map(codePointEscape).join("")}]`, next };
+}
+
+/**
+ * Rewrites `pattern`, a valid ECMAScript pattern under the `u` flag, into RE2
+ * syntax that matches the same strings. `inClass` is asked only for a
+ * negated class holding `\S` (see {@link ClassTest}). Throws PatternRefusal
+ * for lookaround and backreferences.
+ *
+ * @example
+ * toRe2Syntax("^\\S+$", inClass); // "^[^\\t\\n…\\x{FEFF}]+$"
+ */
+export function toRe2Syntax(pattern: string, inClass: ClassTest): string {
+  let out = "";
+  let index = 0;
+  while (index < pattern.length) {
+    const char = pattern[index] as string;
+    if (char === "\\") {
+      const letter = pattern[index + 1];
+      if (letter === "s" || letter === "S") {
+        out += `[${letter === "S" ? "^" : ""}${WHITE_SPACE_RANGES}]`;
+        index += 2;
+        continue;
+      }
+      const read = readEscape(pattern, index, false);
+      out += read.text;
+      index = read.next;
+    } else if (char === "[") {
+      const part = readClass(pattern, index, inClass);
+      out += part.text;
+      index = part.next;
+    } else if (char === ".") {
+      out += NOT_LINE_TERMINATOR;
+      index += 1;
+    } else if (char === "(" && pattern[index + 1] === "?") {
+      const kind = pattern.slice(index, index + 4);
+      if (kind.startsWith("(?=") || kind.startsWith("(?!") || kind === "(?<=" || kind === "(?<!") {
+        throw new PatternRefusal("lookaround cannot run in linear time");
+      }
+      // A named group: RE2 wants the (?P<name>…) spelling.
+      if (kind.startsWith("(?<")) {
+        out += "(?P<";
+        index += 3;
+      } else {
+        out += char;
+        index += 1;
+      }
+    } else {
+      out += char;
+      index += 1;
+    }
+  }
+  return out;
+}
