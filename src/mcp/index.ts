@@ -20,7 +20,14 @@ export type { McpHttpServer } from "./http-server.ts";
 export { serveToolRegistryHttp } from "./http-server.ts";
 export { MAX_ARGUMENT_ERROR_CHARACTERS } from "./json-schema-check.ts";
 export type { CompiledPattern, PatternEngine } from "./linear-patterns.ts";
-export { linearTimePatterns, MAX_PATTERN_INSTRUCTIONS } from "./linear-patterns.ts";
+export {
+  linearTimePatterns,
+  MAX_PATTERN_CHARACTERS,
+  MAX_PATTERN_INSTRUCTIONS,
+  MAX_PATTERN_WORK,
+  MAX_SCHEMA_PATTERN_INSTRUCTIONS,
+  PatternWorkExceeded,
+} from "./linear-patterns.ts";
 export type { FromMcpClientOptions, McpToolFilter } from "./mcp-client-options.ts";
 export { MAX_FAILURE_CHARACTERS } from "./mcp-client-results.ts";
 export type { McpProgressUpdate } from "./request-notices.ts";

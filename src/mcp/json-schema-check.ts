@@ -6,7 +6,7 @@
 
 import type { ErrorObject, Options, ValidateFunction } from "ajv";
 import { cutText, oneLine } from "./bounded-text.ts";
-import type { PatternEngine } from "./linear-patterns.ts";
+import { type PatternEngine, PatternWorkExceeded } from "./linear-patterns.ts";
 
 /** The Ajv classes by dialect, loaded once. */
 interface AjvClasses {
@@ -110,8 +110,10 @@ export type ArgumentCheck =
  * {@link MAX_ARGUMENT_ERROR_CHARACTERS} code points) about the first error.
  * A schema Ajv cannot compile (a `$ref` to another document, an `$async`
  * schema, a malformed keyword, a pattern `regExp` refuses) is answered with
- * the reason. `regExp` runs the schema's patterns (see linear-patterns.ts);
- * undefined: the platform's RegExp.
+ * the reason. `regExp` runs the schema's patterns (see linear-patterns.ts),
+ * each compile and each check within its own budget; undefined: the
+ * platform's RegExp. A check past the patterns' work budget answers that
+ * the arguments are too long to check.
  *
  * @example
  * const compiled = compileArgumentCheck(await loadAjv(), { type: "object", required: ["path"] }, await linearTimePatterns());
@@ -125,7 +127,13 @@ export function compileArgumentCheck(
   let validate: ValidateFunction;
   try {
     const options = regExp === undefined ? AJV_OPTIONS : { ...AJV_OPTIONS, code: { regExp } };
-    validate = new ajv[dialectOf(schema)](options).compile(schema);
+    const validator = new ajv[dialectOf(schema)](options);
+    // Each schema gets the whole budget of pattern instructions, whatever else compiled this turn.
+    const compiling = regExp?.compiling;
+    validate =
+      compiling === undefined
+        ? validator.compile(schema)
+        : compiling(() => validator.compile(schema));
   } catch (thrown) {
     const message = thrown instanceof Error ? thrown.message : "the schema could not be compiled";
     return { ok: false, reason: cutText(oneLine(message), 200, () => "…") };
@@ -134,15 +142,28 @@ export function compileArgumentCheck(
   if ((validate as { $async?: unknown }).$async === true) {
     return { ok: false, reason: "an $async schema cannot be checked before the call" };
   }
+  const metered = regExp?.metered;
   return {
     ok: true,
-    check: (input) =>
-      validate(input) === true
+    check: (input) => {
+      let valid: boolean;
+      try {
+        // Each check gets the whole pattern budget, whatever else ran in this turn.
+        valid =
+          metered === undefined
+            ? validate(input) === true
+            : metered(() => validate(input) === true);
+      } catch (thrown) {
+        if (!(thrown instanceof PatternWorkExceeded)) throw thrown;
+        return `arguments are too long to check against the Tool's patterns: ${thrown.message}; send shorter strings`;
+      }
+      return valid
         ? undefined
         : cutText(
             oneLine(describeError(validate.errors?.[0])),
             MAX_ARGUMENT_ERROR_CHARACTERS,
             () => "…",
-          ),
+          );
+    },
   };
 }

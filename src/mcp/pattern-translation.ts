@@ -4,7 +4,7 @@
  * can run it. Where the two dialects read the same text differently (`.`,
  * `\s`, `\S`, `[]`, `[^]`, `\b` in a class, `\0`, `\cX`, `\u` escapes, named
  * groups), the ECMAScript meaning is spelled out; what RE2 cannot run at all
- * (lookaround, backreferences) is refused with the reason.
+ * (lookaround, backreferences, inline modifiers) is refused with the reason.
  */
 
 /** Why a pattern cannot be rewritten: the message says what it uses. */
@@ -153,8 +153,10 @@ function readClass(pattern: string, at: number, inClass: ClassTest): Escape {
         index = read.next;
       }
     } else {
-      // "[" is literal here in both dialects, but RE2 would read "[:" as a POSIX class.
-      body += char === "[" ? "\\[" : char;
+      // "[" is literal here in both dialects, but RE2 would read "[:" as a POSIX class; "^"
+      // is literal here too, but once a leading `\S` is taken out of the body it could
+      // come first, where RE2 would read it as negation (`[\S^a]`).
+      body += char === "[" || char === "^" ? `\\${char}` : char;
       index += 1;
     }
   }
@@ -183,7 +185,7 @@ function readClass(pattern: string, at: number, inClass: ClassTest): Escape {
  * Rewrites `pattern`, a valid ECMAScript pattern under the `u` flag, into RE2
  * syntax that matches the same strings. `inClass` is asked only for a
  * negated class holding `\S` (see {@link ClassTest}). Throws PatternRefusal
- * for lookaround and backreferences.
+ * for lookaround, backreferences and inline modifiers.
  *
  * @example
  * toRe2Syntax("^\\S+$", inClass); // "^[^\\t\\n…\\x{FEFF}]+$"
@@ -215,13 +217,18 @@ export function toRe2Syntax(pattern: string, inClass: ClassTest): string {
       if (kind.startsWith("(?=") || kind.startsWith("(?!") || kind === "(?<=" || kind === "(?<!") {
         throw new PatternRefusal("lookaround cannot run in linear time");
       }
-      // A named group: RE2 wants the (?P<name>…) spelling.
       if (kind.startsWith("(?<")) {
-        out += "(?P<";
+        // A named group: nothing reads captures (backreferences are refused), so it is
+        // written as a plain group, whatever characters its name uses.
+        out += "(?:";
+        index = pattern.indexOf(">", index) + 1;
+      } else if (kind.startsWith("(?:")) {
+        out += "(?:";
         index += 3;
       } else {
-        out += char;
-        index += 1;
+        // Newer engines read `(?i:…)`, `(?m:…)` and `(?s:…)` as modifiers, which RE2 reads
+        // with other line terminators and case rules: refused rather than run differently.
+        throw new PatternRefusal("inline modifiers (?…) are not supported");
       }
     } else {
       out += char;
