@@ -179,7 +179,7 @@ describe("reading patterns", () => {
 
   test("a pattern a schema repeats a thousand times is compiled once", () => {
     const spy = spyOnRe2();
-    const repeated = fresh("^\\p{L}+$");
+    const repeated = fresh("^[a-z]+\\d*$");
     const schema = {
       type: "object",
       properties: { q: { anyOf: Array.from({ length: 1_000 }, () => ({ pattern: repeated })) } },

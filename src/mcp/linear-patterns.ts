@@ -7,7 +7,8 @@
  */
 
 import { cutText } from "./bounded-text.ts";
-import { PatternRefusal, toRe2Syntax } from "./pattern-translation.ts";
+import { PatternRefusal, type PlatformQuestions, toRe2Syntax } from "./pattern-translation.ts";
+import { propertyRanges } from "./unicode-properties.ts";
 
 /**
  * The most instructions one pattern may compile to. A linear-time engine's
@@ -226,6 +227,25 @@ function engineOver(re2: Re2Module): PatternEngine {
         `the schema's patterns compile to more than ${MAX_SCHEMA_PATTERN_INSTRUCTIONS} instructions in all`,
       ),
   );
+  const re2Names = new Map<string, boolean>();
+  const platform: PlatformQuestions = {
+    inClass: classHas,
+    re2Knows: (name) => {
+      let known = re2Names.get(name);
+      if (known === undefined) {
+        try {
+          re2.RE2JS.compile(`\\p{${name}}`);
+          known = true;
+        } catch {
+          known = false;
+        }
+        // Names come from valid ECMAScript patterns: a finite set.
+        re2Names.set(name, known);
+      }
+      return known;
+    },
+    propertyRanges,
+  };
   // Most recently used last; the oldest go when the kept instructions would pass the cap.
   const kept = new Map<string, { readonly compiled: CompiledPattern; readonly size: number }>();
   let keptSize = 0;
@@ -249,7 +269,7 @@ function engineOver(re2: Re2Module): PatternEngine {
     new NativeRegExp(pattern, flags);
     let source: string;
     try {
-      source = toRe2Syntax(pattern, classHas);
+      source = toRe2Syntax(pattern, platform);
     } catch (thrown) {
       if (!(thrown instanceof PatternRefusal)) throw thrown;
       throw new Error(`pattern ${quote(pattern)}: ${thrown.message}`);

@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { linearTimePatterns, MAX_PATTERN_INSTRUCTIONS } from "./linear-patterns.ts";
 import { toRe2Syntax, WHITE_SPACE_CODE_POINTS } from "./pattern-translation.ts";
+import { propertyRanges } from "./unicode-properties.ts";
 
 const engine = await linearTimePatterns();
 const linear = (pattern: string, text: string) => engine(pattern, "u").test(text);
@@ -60,6 +61,15 @@ const DIFFERENCES: readonly (readonly [string, string])[] = [
   ["^[^^a]$", "^"],
   ["^\\p{Lu}\\p{Script=Greek}$", "Aα"],
   ["^\\P{L}$", "1"],
+  // Properties RE2 has no name for, run as the code points the platform's engine matches.
+  ["^\\p{Letter}+\\p{digit}$", "Ωa1"],
+  ["^\\p{sc=Latn}+$", "Latin"],
+  ["^\\p{Script_Extensions=Greek}$", "\u0342"],
+  ["^\\p{ID_Start}\\p{ID_Continue}*$", "a\u0300"],
+  ["^\\P{Letter}$", "\ud800"],
+  ["^[\\P{Letter}a]+$", "a1!"],
+  ["^[^\\p{General_Category=Decimal_Number}x]$", "5"],
+  ["^\\p{Lowercase_Letter}$", "é"],
   ["^a{2,3}?$", "aaa"],
   ["^(?:ab|cd)+$", "abcdab"],
   ["^\\/\\.\\*[\\-]$", "/.*-"],
@@ -86,7 +96,6 @@ describe("what a linear-time engine cannot run is refused, saying why", () => {
       ".{1,1000}.{1,1000}.{1,1000}",
       new RegExp(`compiles to \\d+ instructions, over ${MAX_PATTERN_INSTRUCTIONS}`),
     ],
-    ["a property RE2 has no name for", "\\p{Script_Extensions=Greek}", /has no RE2 form/],
     ["not ECMAScript", "[[:alpha:]]", /Invalid regular expression/],
   ])("%s", (_what, pattern, reason) => {
     expect(() => engine(pattern, "u")).toThrow(reason);
@@ -97,7 +106,8 @@ describe("what a linear-time engine cannot run is refused, saying why", () => {
   test.each(["(?i:a)", "(?m:^a$)", "(?s:.)", "(?-i:a)", "(?ims-:a)"])(
     "inline modifiers %j are refused by the rewrite itself",
     (pattern) => {
-      expect(() => toRe2Syntax(pattern, () => false)).toThrow(
+      const platform = { inClass: () => false, re2Knows: () => true, propertyRanges: () => [] };
+      expect(() => toRe2Syntax(pattern, platform)).toThrow(
         "inline modifiers (?…) are not supported",
       );
     },
@@ -110,6 +120,27 @@ describe("what a linear-time engine cannot run is refused, saying why", () => {
   test("another flag than u is refused", () => {
     expect(() => engine("a", "")).toThrow('patterns are read with the u flag only, not ""');
   });
+});
+
+test.each([
+  "\\p{Letter}",
+  "\\p{sc=Latn}",
+  "\\p{Script_Extensions=Greek}",
+  "\\p{ID_Start}",
+  "\\p{Any}",
+  "\\p{Surrogate}",
+])("%s: the code points listed are exactly those the platform's engine matches", (property) => {
+  // Asked one code point at a time (lone surrogates included), gathered as ranges.
+  const single = new RegExp(`^${property}$`, "u");
+  const expected: [number, number][] = [];
+  for (let codePoint = 0; codePoint <= 0x10ffff; codePoint += 1) {
+    if (!single.test(String.fromCodePoint(codePoint))) continue;
+    const last = expected[expected.length - 1];
+    if (last !== undefined && last[1] === codePoint - 1) last[1] = codePoint;
+    else expected.push([codePoint, codePoint]);
+  }
+  expect(expected.length).toBeGreaterThan(0);
+  expect(propertyRanges(property)).toEqual(expected);
 });
 
 test("two patterns compiled by one engine keep two keys (Ajv caches by toString)", () => {
@@ -142,6 +173,8 @@ const ATOMS = [
   "[\\s]",
   "[a\\S]",
   "[\\S^a]",
+  "\\p{Letter}",
+  "[^\\p{digit}a]",
   "[^\\S]",
   "[^b\\S]",
   "[]",
@@ -167,7 +200,22 @@ const pattern = fc
   );
 const text = fc
   .array(
-    fc.constantFrom("a", "b", " ", "\u00a0", "\n", "\r", "\u2028", "\t", "1", "_", "😀", "-", "^"),
+    fc.constantFrom(
+      "a",
+      "b",
+      " ",
+      "\u00a0",
+      "\n",
+      "\r",
+      "\u2028",
+      "\t",
+      "1",
+      "_",
+      "😀",
+      "-",
+      "^",
+      "Ω",
+    ),
     {
       maxLength: 8,
     },

@@ -3,7 +3,8 @@
  * flag) into RE2 syntax with the same meaning, so that a linear-time engine
  * can run it. Where the two dialects read the same text differently (`.`,
  * `\s`, `\S`, `[]`, `[^]`, `\b` in a class, `\0`, `\cX`, `\u` escapes, named
- * groups), the ECMAScript meaning is spelled out; what RE2 cannot run at all
+ * groups, Unicode properties RE2 has no name for), the ECMAScript meaning is
+ * spelled out; what RE2 cannot run at all
  * (lookaround, backreferences, inline modifiers) is refused with the reason.
  */
 
@@ -33,15 +34,51 @@ function codePointEscape(codePoint: number): string {
   return `\\x{${codePoint.toString(16).toUpperCase()}}`;
 }
 
-/** Property names RE2 knows without ECMAScript's `Script=` / `General_Category=` prefixes. */
-function propertyName(body: string): string {
+/** A property's name as RE2 would spell it (no `Script=` or `General_Category=` prefix), if it has one. */
+function re2Spelling(body: string): string | undefined {
   const equals = body.indexOf("=");
   if (equals < 0) return body;
   const key = body.slice(0, equals);
   if (key === "Script" || key === "sc" || key === "General_Category" || key === "gc") {
     return body.slice(equals + 1);
   }
-  throw new PatternRefusal(`the property \\p{${body}} has no RE2 form`);
+  return undefined;
+}
+
+/** The code points from 0 to 0x10FFFF that `ranges` (ascending, apart) leave out. */
+function complement(ranges: readonly CodePointRange[]): CodePointRange[] {
+  const out: CodePointRange[] = [];
+  let from = 0;
+  for (const [low, high] of ranges) {
+    if (low > from) out.push([from, low - 1]);
+    from = high + 1;
+  }
+  if (from <= 0x10ffff) out.push([from, 0x10ffff]);
+  return out;
+}
+
+/**
+ * `\p{body}` (or `\P{…}` when `negated`) in RE2: by RE2's own name when it
+ * has the property, else as the code points the platform's engine says it
+ * matches (`\p{Letter}`, `\p{sc=Latn}`, `\p{ID_Start}` have no RE2 name).
+ */
+function property(
+  body: string,
+  negated: boolean,
+  withinClass: boolean,
+  platform: PlatformQuestions,
+): string {
+  const name = re2Spelling(body);
+  if (name !== undefined && platform.re2Knows(name)) return `\\${negated ? "P" : "p"}{${name}}`;
+  const matched = platform.propertyRanges(`\\p{${body}}`);
+  const listed = (negated ? complement(matched) : matched)
+    .map(([low, high]) =>
+      low === high ? codePointEscape(low) : `${codePointEscape(low)}-${codePointEscape(high)}`,
+    )
+    .join("");
+  // In a class the ranges join its body (an empty body is handled there); alone, a class.
+  if (withinClass) return listed;
+  return listed === "" ? NOTHING : `[${listed}]`;
 }
 
 /** One escape and where the pattern goes on after it. */
@@ -57,7 +94,12 @@ const HEX4 = /^[0-9A-Fa-f]{4}$/;
  * `\b` is a backspace. `\s` and `\S` are left to the caller, which knows
  * where it stands.
  */
-function readEscape(pattern: string, at: number, withinClass: boolean): Escape {
+function readEscape(
+  pattern: string,
+  at: number,
+  withinClass: boolean,
+  platform: PlatformQuestions,
+): Escape {
   const letter = pattern[at + 1] ?? "";
   switch (letter) {
     case "d":
@@ -89,7 +131,7 @@ function readEscape(pattern: string, at: number, withinClass: boolean): Escape {
     case "P": {
       const close = pattern.indexOf("}", at);
       const body = pattern.slice(at + 3, close);
-      return { text: `\\${letter}{${propertyName(body)}}`, next: close + 1 };
+      return { text: property(body, letter === "P", withinClass, platform), next: close + 1 };
     }
     case "k":
       throw new PatternRefusal("a backreference (\\k<name>) cannot run in linear time");
@@ -131,8 +173,21 @@ function unicodeEscape(pattern: string, at: number): Escape {
  */
 export type ClassTest = (source: string, char: string) => boolean;
 
+/** An inclusive range of code points. */
+export type CodePointRange = readonly [number, number];
+
+/** What the rewrite asks of the engines themselves. */
+export interface PlatformQuestions {
+  /** Asked only for a negated class holding `\S`. */
+  readonly inClass: ClassTest;
+  /** Whether RE2 has a Unicode property of this name (`L`, `Greek`). */
+  readonly re2Knows: (name: string) => boolean;
+  /** The code points an ECMAScript `\p{…}` matches, ascending and apart. */
+  readonly propertyRanges: (property: string) => readonly CodePointRange[];
+}
+
 /** A character class and where the pattern goes on after it. */
-function readClass(pattern: string, at: number, inClass: ClassTest): Escape {
+function readClass(pattern: string, at: number, platform: PlatformQuestions): Escape {
   const negated = pattern[at + 1] === "^";
   let index = negated ? at + 2 : at + 1;
   let body = "";
@@ -148,7 +203,7 @@ function readClass(pattern: string, at: number, inClass: ClassTest): Escape {
         notSpace = true;
         index += 2;
       } else {
-        const read = readEscape(pattern, index, true);
+        const read = readEscape(pattern, index, true, platform);
         body += read.text;
         index = read.next;
       }
@@ -176,21 +231,21 @@ function readClass(pattern: string, at: number, inClass: ClassTest): Escape {
   // ECMAScript class itself (one character against a class: no backtracking).
   const source = pattern.slice(at, next);
   const kept = WHITE_SPACE_CODE_POINTS.filter((codePoint) =>
-    inClass(source, String.fromCodePoint(codePoint)),
+    platform.inClass(source, String.fromCodePoint(codePoint)),
   );
   return { text: kept.length === 0 ? NOTHING : `[${kept.map(codePointEscape).join("")}]`, next };
 }
 
 /**
  * Rewrites `pattern`, a valid ECMAScript pattern under the `u` flag, into RE2
- * syntax that matches the same strings. `inClass` is asked only for a
- * negated class holding `\S` (see {@link ClassTest}). Throws PatternRefusal
+ * syntax that matches the same strings, asking `platform` what only the
+ * engines can answer (see {@link PlatformQuestions}). Throws PatternRefusal
  * for lookaround, backreferences and inline modifiers.
  *
  * @example
- * toRe2Syntax("^\\S+$", inClass); // "^[^\\t\\n…\\x{FEFF}]+$"
+ * toRe2Syntax("^\\S+$", platform); // "^[^\\t\\n…\\x{FEFF}]+$"
  */
-export function toRe2Syntax(pattern: string, inClass: ClassTest): string {
+export function toRe2Syntax(pattern: string, platform: PlatformQuestions): string {
   let out = "";
   let index = 0;
   while (index < pattern.length) {
@@ -202,11 +257,11 @@ export function toRe2Syntax(pattern: string, inClass: ClassTest): string {
         index += 2;
         continue;
       }
-      const read = readEscape(pattern, index, false);
+      const read = readEscape(pattern, index, false, platform);
       out += read.text;
       index = read.next;
     } else if (char === "[") {
-      const part = readClass(pattern, index, inClass);
+      const part = readClass(pattern, index, platform);
       out += part.text;
       index = part.next;
     } else if (char === ".") {
