@@ -18,7 +18,7 @@ import {
   ToolRegistry,
 } from "../../course/src/index.ts";
 import { type ListedTool, useScriptedServers } from "../../test/support/mcp-client.ts";
-import { fromMcpClient, linearTimePatterns } from "./index.ts";
+import { fromMcpClient, linearTimePatterns, MAX_LISTING_PATTERN_COST } from "./index.ts";
 
 const scripted = useScriptedServers();
 const signal = new AbortController().signal;
@@ -147,6 +147,37 @@ describe("a pattern the linear-time engine cannot run refuses its Tool, saying w
     const { tools } = await fromMcpClient(client, { exclude: ["lookup"] });
     expect(tools.map((tool) => tool.name)).toEqual(["other"]);
   });
+});
+
+test("a listing's patterns share one compile budget: the Tool that passes it is refused, naming it", async () => {
+  // 28 characters of pattern that compile to about 4,900 instructions (800 KB) each: four per
+  // Tool fit a schema's budget, and 26 such Tools pass the listing's.
+  const heavy = (tool: number, index: number) => `.{0,1000}.{0,1000}.{0,450}b$|^${tool}-${index}$`;
+  const listed = Array.from({ length: 30 }, (_, tool) => ({
+    name: `t${tool}`,
+    inputSchema: {
+      type: "object",
+      properties: Object.fromEntries(
+        Array.from({ length: 4 }, (_, index) => [
+          `p${index}`,
+          { type: "string", pattern: heavy(tool, index) },
+        ]),
+      ),
+    } as ListedTool["inputSchema"],
+  }));
+  const { client } = await scripted(listed);
+  const refusal = await fromMcpClient(client).then(
+    () => "defined",
+    (thrown: unknown) => (thrown instanceof Error ? thrown.message : String(thrown)),
+  );
+  expect(refusal).toMatch(
+    new RegExp(
+      `^fromMcpClient: Tool "t(\\d+)": its inputSchema cannot be checked: the server's patterns, all Tools together, cost more than ${MAX_LISTING_PATTERN_COST} to compile`,
+    ),
+  );
+  const refused = Number(/Tool "t(\d+)"/.exec(refusal)?.[1]);
+  expect(refused).toBeGreaterThan(20);
+  expect(refused).toBeLessThan(30);
 });
 
 test("the SDK client's own output check runs on the same engine when given it", async () => {

@@ -28,6 +28,7 @@ import {
   toolName,
 } from "./mcp-client-options.ts";
 import { errorResultMessage, requestFailure, resultOutput } from "./mcp-client-results.ts";
+import { CompileAccount, MAX_LISTING_PATTERN_COST } from "./pattern-budgets.ts";
 import { progressReporter } from "./request-notices.ts";
 
 /**
@@ -181,7 +182,15 @@ async function defineAll(client: Client, settings: ClientSettings): Promise<AnyC
   ]);
   const serverName = client.getServerVersion()?.name ?? "unnamed";
   const seen = new Set<string>();
-  return listed.map((tool) => {
+  // All the listing's patterns together: a server may list a thousand Tools.
+  const listing = new CompileAccount(
+    MAX_LISTING_PATTERN_COST,
+    "the server's patterns, all Tools together,",
+  );
+  const definitions: AnyCourseTool[] = [];
+  for (const tool of listed) {
+    // Between Tools, whatever else is waiting runs: a listing's schemas compile one at a time.
+    if (definitions.length > 0) await new Promise((resolve) => setImmediate(resolve));
     const name = toolName(settings.prefix, tool.name);
     if (name === undefined) {
       return invalid(
@@ -196,14 +205,15 @@ async function defineAll(client: Client, settings: ClientSettings): Promise<AnyC
         `Tool ${quoteName(tool.name)}: its inputSchema has ${schemaText.length} characters, over maxSchemaCharacters (${settings.maxSchemaCharacters})`,
       );
     }
-    const compiled = compileArgumentCheck(ajv, tool.inputSchema, regExp);
+    const compiled = compileArgumentCheck(ajv, tool.inputSchema, regExp, listing);
     if (!compiled.ok) {
       return invalid(
         `Tool ${quoteName(tool.name)}: its inputSchema cannot be checked: ${compiled.reason}`,
       );
     }
-    return defineMcpTool(client, tool, name, compiled.check, settings, serverName);
-  });
+    definitions.push(defineMcpTool(client, tool, name, compiled.check, settings, serverName));
+  }
+  return definitions;
 }
 
 /**

@@ -24,12 +24,16 @@ export {
   linearTimePatterns,
   MAX_PATTERN_CHARACTERS,
   MAX_PATTERN_INSTRUCTIONS,
-  MAX_PATTERN_WORK,
-  MAX_SCHEMA_PATTERN_INSTRUCTIONS,
-  PatternWorkExceeded,
 } from "./linear-patterns.ts";
 export type { FromMcpClientOptions, McpToolFilter } from "./mcp-client-options.ts";
 export { MAX_FAILURE_CHARACTERS } from "./mcp-client-results.ts";
+export {
+  MAX_CHECK_MILLISECONDS,
+  MAX_LISTING_PATTERN_COST,
+  MAX_PATTERN_WORK,
+  MAX_SCHEMA_PATTERN_COST,
+  PatternWorkExceeded,
+} from "./pattern-budgets.ts";
 export type { McpProgressUpdate } from "./request-notices.ts";
 export { MAX_NOTICE_CHARACTERS, reportProgress, sendLogMessage } from "./request-notices.ts";
 export type { McpBridgeOptions } from "./server.ts";

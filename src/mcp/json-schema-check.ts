@@ -6,7 +6,8 @@
 
 import type { ErrorObject, Options, ValidateFunction } from "ajv";
 import { cutText, oneLine } from "./bounded-text.ts";
-import { type PatternEngine, PatternWorkExceeded } from "./linear-patterns.ts";
+import type { PatternEngine } from "./linear-patterns.ts";
+import { type CompileAccount, PatternWorkExceeded } from "./pattern-budgets.ts";
 
 /** The Ajv classes by dialect, loaded once. */
 interface AjvClasses {
@@ -111,7 +112,8 @@ export type ArgumentCheck =
  * A schema Ajv cannot compile (a `$ref` to another document, an `$async`
  * schema, a malformed keyword, a pattern `regExp` refuses) is answered with
  * the reason. `regExp` runs the schema's patterns (see linear-patterns.ts),
- * each compile and each check within its own budget; undefined: the
+ * each compile and each check within its own budget (and `listing`'s, when
+ * given, for the compile); undefined: the
  * platform's RegExp. A check past the patterns' work budget answers that
  * the arguments are too long to check.
  *
@@ -123,6 +125,7 @@ export function compileArgumentCheck(
   ajv: AjvClasses,
   schema: Readonly<Record<string, unknown>>,
   regExp: PatternEngine | undefined,
+  listing?: CompileAccount,
 ): ArgumentCheck {
   let validate: ValidateFunction;
   try {
@@ -133,7 +136,7 @@ export function compileArgumentCheck(
     validate =
       compiling === undefined
         ? validator.compile(schema)
-        : compiling(() => validator.compile(schema));
+        : compiling(() => validator.compile(schema), listing);
   } catch (thrown) {
     const message = thrown instanceof Error ? thrown.message : "the schema could not be compiled";
     return { ok: false, reason: cutText(oneLine(message), 200, () => "…") };
@@ -155,7 +158,7 @@ export function compileArgumentCheck(
             : metered(() => validate(input) === true);
       } catch (thrown) {
         if (!(thrown instanceof PatternWorkExceeded)) throw thrown;
-        return `arguments are too long to check against the Tool's patterns: ${thrown.message}; send shorter strings`;
+        return `arguments are too long to check against the Tool's patterns (${thrown.message}); send shorter strings`;
       }
       return valid
         ? undefined

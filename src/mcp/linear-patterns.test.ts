@@ -1,26 +1,28 @@
 /**
- * The linear-time engine's own bounds, each attacked and counted: the work a
- * check may ask of the patterns (many patterns, or one applied many times,
- * against long strings), the DFA memory a pattern keeps, the length of a
+ * The linear-time engine's own bounds, each attacked and counted: the work
+ * one match may take and the time one check may spend (a heavy pattern
+ * applied many times, long strings), the DFA memory a pattern keeps, what a
+ * schema's and a listing's patterns may cost to compile, the length of a
  * pattern read, and one compilation per pattern however often a schema
  * repeats it.
  */
 import { RE2JS } from "re2js";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { compileArgumentCheck, loadAjv } from "./json-schema-check.ts";
+import { linearTimePatterns, MAX_PATTERN_CHARACTERS } from "./linear-patterns.ts";
 import {
-  linearTimePatterns,
-  MAX_PATTERN_CHARACTERS,
+  CompileAccount,
   MAX_PATTERN_WORK,
-  MAX_SCHEMA_PATTERN_INSTRUCTIONS,
+  MAX_SCHEMA_PATTERN_COST,
   PatternWorkExceeded,
-} from "./linear-patterns.ts";
+  PROPERTY_SCAN_COST,
+} from "./pattern-budgets.ts";
 
 const engine = await linearTimePatterns();
 const ajv = await loadAjv();
 
 // About 4,900 instructions: near the cap, where RE2JS's DFA gives up and its NFA takes
-// about 0.1 ms a character.
+// about 0.1 ms a character (about 80 ms for 300 characters that end in "b").
 const HEAVY = ".{0,1000}.{0,1000}.{0,450}b$";
 
 /** Counts the matches RE2JS runs, and keeps each program it compiles. */
@@ -52,70 +54,98 @@ function fresh(pattern: string): string {
   return `(?:${pattern})(?:z{0}${serial}{0})`;
 }
 
-describe("the work a check may ask of the patterns", () => {
-  test("a heavy pattern applied forty times to 1,000 characters: refused before any match", () => {
+/** A schema that applies `pattern` to `q` `times` times, through a $ref. */
+function applied(pattern: string, times: number): Record<string, unknown> {
+  return {
+    $defs: { p: { type: "string", pattern } },
+    type: "object",
+    properties: { q: { allOf: Array.from({ length: times }, () => ({ $ref: "#/$defs/p" })) } },
+  };
+}
+
+function checkOf(schema: Record<string, unknown>) {
+  const compiled = compileArgumentCheck(ajv, schema, engine);
+  if (!compiled.ok) throw new Error(compiled.reason);
+  return compiled.check;
+}
+
+describe("what one match and one check may spend", () => {
+  test("a match over the work bound is refused before it runs", () => {
     const spy = spyOnRe2();
-    const schema = {
-      $defs: { heavy: { type: "string", pattern: fresh(HEAVY) } },
-      type: "object",
-      properties: { q: { allOf: Array.from({ length: 40 }, () => ({ $ref: "#/$defs/heavy" })) } },
-    };
-    const compiled = compileArgumentCheck(ajv, schema, engine);
-    if (!compiled.ok) throw new Error(compiled.reason);
-    expect(compiled.check({ q: "a".repeat(1_000) })).toBe(
-      `arguments are too long to check against the Tool's patterns: checking these strings against the schema's patterns would take more than ${MAX_PATTERN_WORK} steps; send shorter strings`,
+    const check = checkOf(applied(fresh(HEAVY), 40));
+    // 1,000 characters against about 4,900 instructions: about 4.9 million steps.
+    const refusal = check({ q: "a".repeat(1_000) });
+    expect(refusal).toMatch(
+      new RegExp(
+        `^arguments are too long to check against the Tool's patterns \\(one string would take \\d+ steps against one of the schema's patterns, over ${MAX_PATTERN_WORK}\\); send shorter strings$`,
+      ),
     );
-    // One match of it would be about 4.9 million steps: none ran.
     expect(spy.matches()).toBe(0);
-    expect(compiled.check({ q: "b" })).toBeUndefined();
+    expect(check({ q: "b" })).toBeUndefined();
     expect(spy.matches()).toBe(40);
   });
 
-  test("one pattern applied through a $ref many times stops when the budget runs out", () => {
-    const word = fresh("^[a-z]+$");
-    const schema = {
-      $defs: { word: { type: "string", pattern: word } },
-      type: "object",
-      properties: { q: { allOf: Array.from({ length: 500 }, () => ({ $ref: "#/$defs/word" })) } },
-    };
+  test("a heavy pattern applied forty times stops once the check's time is spent", () => {
     const spy = spyOnRe2();
-    const compiled = compileArgumentCheck(ajv, schema, engine);
-    if (!compiled.ok) throw new Error(compiled.reason);
-    expect(spy.programs).toHaveLength(1);
-    const text = "a".repeat(20_000);
-    expect(compiled.check({ q: text })).toMatch(/^arguments are too long to check/);
-    // Each match costs the program's size times 20,001: the budget allows only so many.
-    const perMatch = (spy.programs[0] as RE2JS).programSize() * 20_001;
-    expect(spy.matches()).toBe(Math.floor(MAX_PATTERN_WORK / perMatch));
-    expect(spy.matches()).toBeLessThan(500);
+    const check = checkOf(applied(fresh(HEAVY), 40));
+    // Each match is under the work bound and takes tens of milliseconds: forty would take seconds.
+    expect(check({ q: "ab".repeat(150) })).toMatch(/took over 50 ms\); send shorter strings$/);
+    expect(spy.matches()).toBeGreaterThan(0);
+    expect(spy.matches()).toBeLessThan(10);
+    // The next check has its own time.
+    expect(check({ q: "b" })).toBeUndefined();
   });
 
-  test("each check has the whole budget: a check after a refused one is answered", () => {
-    const compiled = compileArgumentCheck(
-      ajv,
-      { type: "object", properties: { q: { type: "string", pattern: fresh("^[a-z]+$") } } },
-      engine,
+  test("ordinary patterns check many strings: 500 UUIDs", () => {
+    const uuid = fresh("^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$");
+    const check = checkOf({
+      type: "object",
+      properties: { ids: { type: "array", items: { type: "string", pattern: uuid } } },
+    });
+    const ids = Array.from(
+      { length: 500 },
+      (_, index) => `${index.toString(16).padStart(8, "0")}-0000-4000-8000-000000000000`,
     );
-    if (!compiled.ok) throw new Error(compiled.reason);
-    expect(compiled.check({ q: "a".repeat(1_000_000) })).toMatch(/^arguments are too long/);
-    expect(compiled.check({ q: "a".repeat(50_000) })).toBeUndefined();
-    expect(compiled.check({ q: `${"a".repeat(50_000)}1` })).toMatch(/must match pattern/);
+    expect(check({ ids })).toBeUndefined();
+    expect(check({ ids: [...ids, "not-a-uuid"] })).toMatch(/must match pattern/);
   });
 
-  test("outside a check (the MCP SDK client's own), the budget is per turn of the event loop", async () => {
-    const pattern = engine(fresh("^[a-z]+$"), "u");
-    const text = "a".repeat(20_000);
+  test("outside a check (the MCP SDK client's own), each synchronous run gets the time", async () => {
+    const pattern = engine(fresh(HEAVY), "u");
+    const text = "ab".repeat(150);
     let answered = 0;
     expect(() => {
-      for (let round = 0; round < 1_000; round += 1) {
+      for (let round = 0; round < 100; round += 1) {
         pattern.test(text);
         answered += 1;
       }
     }).toThrow(PatternWorkExceeded);
     expect(answered).toBeGreaterThan(0);
-    expect(answered).toBeLessThan(1_000);
+    expect(answered).toBeLessThan(10);
     await Promise.resolve();
-    expect(pattern.test(text)).toBe(true);
+    expect(pattern.test("b")).toBe(true);
+    expect(() => engine(fresh("^a+$"), "u").test("a".repeat(1_000_000))).toThrow(
+      PatternWorkExceeded,
+    );
+  });
+
+  test("a class of many Unicode classes keeps its DFA tables between matches", () => {
+    // 3,290 Unicode classes in 3 instructions: each DFA state's table has a slot per class.
+    const spy = spyOnRe2();
+    const pattern = engine(
+      fresh(
+        "[\\p{Ll}\\p{Lo}\\p{Mn}\\p{So}\\p{Pe}\\p{Po}\\p{Nd}\\p{Sk}\\p{Pf}\\p{Cf}\\p{Co}\\p{Cc}]",
+      ),
+      "u",
+    );
+    const program = spy.programs.at(-1) as unknown as {
+      re2Input: { lazyDFA: { clearCache(): void; numClasses: number } };
+    };
+    expect(program.re2Input.lazyDFA.numClasses).toBeGreaterThan(1_000);
+    const clears = vi.spyOn(program.re2Input.lazyDFA, "clearCache");
+    // Searched for (unanchored) in texts without one: the DFA runs to the end of each.
+    for (const text of ["", " ", "  ", "\u2000", "A B", "", " "]) pattern.test(text);
+    expect(clears).not.toHaveBeenCalled();
   });
 });
 
@@ -147,8 +177,8 @@ test("a pattern keeps at most 512 bytes of DFA states per instruction between ch
 });
 
 describe("reading patterns", () => {
-  test(`a schema whose patterns compile to over ${MAX_SCHEMA_PATTERN_INSTRUCTIONS} instructions is refused`, () => {
-    // Five patterns of 28 characters, each about 800 KB once compiled.
+  test(`a schema whose patterns cost over ${MAX_SCHEMA_PATTERN_COST} to compile is refused`, () => {
+    // Five patterns of 28 characters, each about 4,900 instructions (about 800 KB) once compiled.
     const spy = spyOnRe2();
     const properties = Object.fromEntries(
       Array.from({ length: 5 }, (_, index) => [
@@ -159,13 +189,50 @@ describe("reading patterns", () => {
     const compiled = compileArgumentCheck(ajv, { type: "object", properties }, engine);
     expect(compiled).toEqual({
       ok: false,
-      reason: `the schema's patterns compile to more than ${MAX_SCHEMA_PATTERN_INSTRUCTIONS} instructions in all`,
+      reason: `the schema's patterns cost more than ${MAX_SCHEMA_PATTERN_COST} to compile (characters, instructions and Unicode classes)`,
     });
     // The fifth was compiled and refused: four fit.
     expect(spy.programs).toHaveLength(5);
     // Each schema has its own budget: the same four patterns again are taken.
     const four = Object.fromEntries(Object.entries(properties).slice(0, 4));
     expect(compileArgumentCheck(ajv, { type: "object", properties: four }, engine).ok).toBe(true);
+  });
+
+  test("a listing's schemas share one budget", () => {
+    const listing = new CompileAccount(50_000, "the server's patterns, all Tools together,");
+    const reasons: string[] = [];
+    for (let tool = 0; tool < 4; tool += 1) {
+      const properties = Object.fromEntries(
+        Array.from({ length: 4 }, (_, index) => [
+          `p${index}`,
+          { type: "string", pattern: fresh(HEAVY) },
+        ]),
+      );
+      const compiled = compileArgumentCheck(ajv, { type: "object", properties }, engine, listing);
+      reasons.push(compiled.ok ? "ok" : compiled.reason);
+    }
+    // Each schema costs about 19,800: two fit in 50,000.
+    expect(reasons.slice(0, 2)).toEqual(["ok", "ok"]);
+    expect(reasons[2]).toBe(
+      "the server's patterns, all Tools together, cost more than 50000 to compile (characters, instructions and Unicode classes)",
+    );
+  });
+
+  test(`each Unicode property looked up costs ${PROPERTY_SCAN_COST}: three in one schema are refused`, () => {
+    const schema = {
+      type: "object",
+      properties: {
+        a: { type: "string", pattern: "^\\p{scx=Zyyy}+$" },
+        b: { type: "string", pattern: "^\\p{scx=Zinh}+$" },
+        c: { type: "string", pattern: "^\\p{scx=Hira}+$" },
+      },
+    };
+    expect(compileArgumentCheck(ajv, schema, engine)).toEqual({
+      ok: false,
+      reason: `the schema's patterns cost more than ${MAX_SCHEMA_PATTERN_COST} to compile (characters, instructions and Unicode classes)`,
+    });
+    const two = { type: "object", properties: { a: schema.properties.a, b: schema.properties.b } };
+    expect(compileArgumentCheck(ajv, two, engine).ok).toBe(true);
   });
 
   test(`a pattern over ${MAX_PATTERN_CHARACTERS} characters is refused before it is parsed`, () => {

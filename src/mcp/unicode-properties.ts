@@ -56,6 +56,16 @@ function lastCodePoint(text: string): number {
 }
 
 /**
+ * Whether {@link propertyRanges} has `property` at hand (no scan needed).
+ *
+ * @example
+ * if (!isKnownProperty("\\p{Letter}")) chargeForAScan();
+ */
+export function isKnownProperty(property: string): boolean {
+  return kept.has(property);
+}
+
+/**
  * The code points `property` (`\p{…}`, valid ECMAScript) matches under the
  * `u` flag, ascending and apart. One scan of every code point with
  * `\p{…}+` (a class repeated: linear, no backtracking) below and above the

@@ -1,0 +1,155 @@
+/**
+ * What the linear-time pattern engine may spend: on one match, on one check
+ * of a call's arguments, on compiling one schema's patterns and on compiling
+ * one listing's. Linear is not free: a match is still the program's size
+ * times the text's length, a schema may apply a pattern many times, and 28
+ * characters of pattern can compile to 800 KB.
+ */
+
+/**
+ * The most work one match may take: the pattern's instructions times the
+ * text's length plus one (the bound of a linear-time match), refused before
+ * the match runs.
+ *
+ * @example
+ * MAX_PATTERN_WORK; // 2_000_000: 1,000 characters against `^[\s\S]{0,1000}$`
+ */
+export const MAX_PATTERN_WORK = 2_000_000;
+
+/**
+ * The most time one check may spend matching, measured: once a check's
+ * matches have taken this long, the next one is refused (so a check takes
+ * this long plus one match at most). `fromMcpClient` gives each check of a
+ * call's arguments this budget; anywhere else (the MCP SDK client's own
+ * check), each synchronous run of code gets it.
+ *
+ * @example
+ * MAX_CHECK_MILLISECONDS; // 50
+ */
+export const MAX_CHECK_MILLISECONDS = 50;
+
+/**
+ * What one schema's patterns may cost to compile, each distinct pattern once:
+ * its characters, plus its instructions, plus its Unicode classes (RE2JS's
+ * DFA keeps a table of that many slots per state), plus
+ * {@link PROPERTY_SCAN_COST} for each Unicode property that had to be looked
+ * up. About a second of compiling and 3.4 MB at most.
+ *
+ * @example
+ * MAX_SCHEMA_PATTERN_COST; // 20_000: four patterns at the instruction cap, or hundreds of ordinary ones
+ */
+export const MAX_SCHEMA_PATTERN_COST = 20_000;
+
+/**
+ * What all the schemas of one listing (`fromMcpClient`, `refresh()`) may
+ * cost to compile, counted as {@link MAX_SCHEMA_PATTERN_COST} counts: a
+ * server may list a thousand Tools.
+ *
+ * @example
+ * MAX_LISTING_PATTERN_COST; // 500_000
+ */
+export const MAX_LISTING_PATTERN_COST = 500_000;
+
+/** What looking a Unicode property up costs (a scan of every code point, about 50 ms). */
+export const PROPERTY_SCAN_COST = 10_000;
+
+/**
+ * Thrown by a pattern's `test` when the match would take more than
+ * {@link MAX_PATTERN_WORK}, or the check has matched for
+ * {@link MAX_CHECK_MILLISECONDS} already: the match does not run.
+ *
+ * @example
+ * if (thrown instanceof PatternWorkExceeded) return "send shorter strings";
+ */
+export class PatternWorkExceeded extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PatternWorkExceeded";
+  }
+}
+
+// Captured at load: a check's clock is not a place for a patched global.
+const performanceNow = performance.now.bind(performance);
+
+/** The time matches take: per scoped check, else per synchronous run of code. */
+export class MatchClock {
+  spent = 0;
+  depth = 0;
+  resetQueued = false;
+
+  /** Refuses a match over the work bound, or one after the check's time is spent. */
+  before(work: number): void {
+    if (work > MAX_PATTERN_WORK) {
+      throw new PatternWorkExceeded(
+        `one string would take ${work} steps against one of the schema's patterns, over ${MAX_PATTERN_WORK}`,
+      );
+    }
+    if (this.depth === 0 && !this.resetQueued) {
+      // Outside a check the time is the synchronous run's: it comes back once that run ends.
+      this.resetQueued = true;
+      queueMicrotask(() => {
+        this.resetQueued = false;
+        this.spent = 0;
+      });
+    }
+    if (this.spent >= MAX_CHECK_MILLISECONDS) {
+      throw new PatternWorkExceeded(
+        `matching its strings against the schema's patterns took over ${MAX_CHECK_MILLISECONDS} ms`,
+      );
+    }
+  }
+
+  timed<T>(match: () => T): T {
+    const start = performanceNow();
+    try {
+      return match();
+    } finally {
+      this.spent += performanceNow() - start;
+    }
+  }
+
+  scoped<T>(check: () => T): T {
+    const outer = this.spent;
+    this.spent = 0;
+    this.depth += 1;
+    try {
+      return check();
+    } finally {
+      this.depth -= 1;
+      this.spent = outer;
+    }
+  }
+}
+
+/**
+ * A compile budget: a schema's or a listing's. Each pattern is paid for once
+ * (a pattern a schema repeats costs no more memory); an Error past the limit
+ * refuses the schema.
+ *
+ * @example
+ * const listing = new CompileAccount(MAX_LISTING_PATTERN_COST, "the server's patterns, all Tools together,");
+ */
+export class CompileAccount {
+  left: number;
+  readonly paid = new Set<string>();
+
+  constructor(
+    readonly limit: number,
+    readonly what: string,
+  ) {
+    this.left = limit;
+  }
+
+  charge(cost: number, key: string | undefined): void {
+    if (key !== undefined) {
+      if (this.paid.has(key)) return;
+      this.paid.add(key);
+    }
+    if (cost > this.left) {
+      throw new Error(
+        `${this.what} cost more than ${this.limit} to compile (characters, instructions and Unicode classes)`,
+      );
+    }
+    this.left -= cost;
+  }
+}
