@@ -114,8 +114,8 @@ export type ArgumentCheck =
  * the reason. `regExp` runs the schema's patterns (see linear-patterns.ts),
  * each compile and each check within its own budget (and `listing`'s, when
  * given, for the compile); undefined: the
- * platform's RegExp. A check past the patterns' work budget answers that
- * the arguments are too long to check.
+ * platform's RegExp. A check past the patterns' budgets answers that the
+ * arguments take too long to check.
  *
  * @example
  * const compiled = compileArgumentCheck(await loadAjv(), { type: "object", required: ["path"] }, await linearTimePatterns());
@@ -158,7 +158,7 @@ export function compileArgumentCheck(
             : metered(() => validate(input) === true);
       } catch (thrown) {
         if (!(thrown instanceof PatternWorkExceeded)) throw thrown;
-        return `arguments are too long to check against the Tool's patterns (${thrown.message}); send shorter strings`;
+        return `arguments take too long to check against the Tool's patterns (${thrown.message}); send shorter or fewer strings`;
       }
       return valid
         ? undefined

@@ -77,7 +77,7 @@ describe("what one match and one check may spend", () => {
     const refusal = check({ q: "a".repeat(1_000) });
     expect(refusal).toMatch(
       new RegExp(
-        `^arguments are too long to check against the Tool's patterns \\(one string would take \\d+ steps against one of the schema's patterns, over ${MAX_PATTERN_WORK}\\); send shorter strings$`,
+        `^arguments take too long to check against the Tool's patterns \\(one string would take \\d+ steps against one of the schema's patterns, over ${MAX_PATTERN_WORK}\\); send shorter or fewer strings$`,
       ),
     );
     expect(spy.matches()).toBe(0);
@@ -89,7 +89,9 @@ describe("what one match and one check may spend", () => {
     const spy = spyOnRe2();
     const check = checkOf(applied(fresh(HEAVY), 40));
     // Each match is under the work bound and takes tens of milliseconds: forty would take seconds.
-    expect(check({ q: "ab".repeat(150) })).toMatch(/took over 50 ms\); send shorter strings$/);
+    expect(check({ q: "ab".repeat(150) })).toMatch(
+      /took over 50 ms\); send shorter or fewer strings$/,
+    );
     expect(spy.matches()).toBeGreaterThan(0);
     expect(spy.matches()).toBeLessThan(10);
     // The next check has its own time.

@@ -59,7 +59,7 @@ export const PROPERTY_SCAN_COST = 10_000;
  * {@link MAX_CHECK_MILLISECONDS} already: the match does not run.
  *
  * @example
- * if (thrown instanceof PatternWorkExceeded) return "send shorter strings";
+ * if (thrown instanceof PatternWorkExceeded) return "send shorter or fewer strings";
  */
 export class PatternWorkExceeded extends Error {
   constructor(message: string) {
