@@ -181,16 +181,10 @@ async function defineAll(client: Client, settings: ClientSettings): Promise<AnyC
     settings.patterns === "native" ? undefined : linearTimePatterns(),
   ]);
   const serverName = client.getServerVersion()?.name ?? "unnamed";
+  // The checks that cost nothing first, over the whole listing: a bad name on the last Tool is
+  // refused before any schema is compiled.
   const seen = new Set<string>();
-  // All the listing's patterns together: a server may list a thousand Tools.
-  const listing = new CompileAccount(
-    MAX_LISTING_PATTERN_COST,
-    "the server's patterns, all Tools together,",
-  );
-  const definitions: AnyCourseTool[] = [];
-  for (const tool of listed) {
-    // Between Tools, whatever else is waiting runs: a listing's schemas compile one at a time.
-    if (definitions.length > 0) await new Promise((resolve) => setImmediate(resolve));
+  const named = listed.map((tool) => {
     const name = toolName(settings.prefix, tool.name);
     if (name === undefined) {
       return invalid(
@@ -205,6 +199,17 @@ async function defineAll(client: Client, settings: ClientSettings): Promise<AnyC
         `Tool ${quoteName(tool.name)}: its inputSchema has ${schemaText.length} characters, over maxSchemaCharacters (${settings.maxSchemaCharacters})`,
       );
     }
+    return { tool, name };
+  });
+  // All the listing's patterns together: a server may list a thousand Tools.
+  const listing = new CompileAccount(
+    MAX_LISTING_PATTERN_COST,
+    "the server's patterns, all Tools together,",
+  );
+  const definitions: AnyCourseTool[] = [];
+  for (const { tool, name } of named) {
+    // Between Tools, whatever else is waiting runs: a listing's schemas compile one at a time.
+    if (definitions.length > 0) await new Promise((resolve) => setImmediate(resolve));
     const compiled = compileArgumentCheck(ajv, tool.inputSchema, regExp, listing);
     if (!compiled.ok) {
       return invalid(
@@ -227,7 +232,11 @@ async function defineAll(client: Client, settings: ClientSettings): Promise<AnyC
  *   model's arguments against it with Ajv (the schema's own dialect, 2020-12
  *   when it names none) before any request: invalid arguments are a
  *   `TOOL_ARGUMENTS_INVALID` result with one bounded line about the first
- *   error, and nothing is sent;
+ *   error, and nothing is sent. The schema's patterns run on RE2JS, a
+ *   linear-time engine, with ECMAScript's meaning and within budgets (see
+ *   pattern-budgets.ts): arguments whose check would pass them are answered
+ *   `TOOL_ARGUMENTS_INVALID` ("arguments take too long to check…"), unless
+ *   `patterns: "native"`;
  * - calls `tools/call` with the run's signal (cancelling sends
  *   `notifications/cancelled`) and `timeoutMs`, asking for progress: a call
  *   that keeps reporting progress is not timed out, and the progress is
@@ -248,8 +257,10 @@ async function defineAll(client: Client, settings: ClientSettings): Promise<AnyC
  * left out. Rejects with a TypeError for a value that is not a client or an
  * invalid option; ToolContractError INVALID_TOOL_DEFINITION for a name, a
  * duplicate, a schema over `maxSchemaCharacters` or one Ajv cannot compile
- * (exclude such a Tool), or more than `maxTools` Tools; an Error when
- * `tools/list` fails or ajv is not installed.
+ * (a pattern the linear-time engine cannot run or bound, a schema or a
+ * listing whose patterns cost too much to compile, re2js missing for a schema
+ * with a pattern: exclude such a Tool), or more than `maxTools` Tools; an
+ * Error when `tools/list` fails or ajv is not installed.
  *
  * @example
  * const client = new Client({ name: "my-agent", version: "1.0.0" });

@@ -97,7 +97,7 @@ function describeError(error: ErrorObject | undefined): string {
  * What {@link compileArgumentCheck} returns: a synchronous check, or why the schema cannot be used.
  *
  * @example
- * const compiled: ArgumentCheck = compileArgumentCheck(ajv, schema);
+ * const compiled: ArgumentCheck = compileArgumentCheck(ajv, schema, await linearTimePatterns());
  * if (!compiled.ok) console.error(compiled.reason);
  */
 export type ArgumentCheck =
@@ -131,7 +131,7 @@ export function compileArgumentCheck(
   try {
     const options = regExp === undefined ? AJV_OPTIONS : { ...AJV_OPTIONS, code: { regExp } };
     const validator = new ajv[dialectOf(schema)](options);
-    // Each schema gets the whole budget of pattern instructions, whatever else compiled this turn.
+    // Each schema gets a compile budget of its own (and draws on its listing's, when given).
     const compiling = regExp?.compiling;
     validate =
       compiling === undefined

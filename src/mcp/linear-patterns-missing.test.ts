@@ -7,7 +7,7 @@ import { type ListedTool, useScriptedServers } from "../../test/support/mcp-clie
 import { fromMcpClient } from "./index.ts";
 
 vi.mock("re2js", () => {
-  throw new Error("Cannot find package 're2js'");
+  throw Object.assign(new Error("Cannot find package 're2js'"), { code: "ERR_MODULE_NOT_FOUND" });
 });
 
 const scripted = useScriptedServers();

@@ -50,10 +50,24 @@ function keptDfaBytes(size: number, classes: number): number {
   return Math.max(bySize, 8 * (classes + 1) * 8 + 8 * 150);
 }
 
-/** Compiled patterns kept by source (at most this many instructions in all), so a pattern repeated in schemas is compiled once. */
-const KEPT_INSTRUCTIONS = 20_000;
+/**
+ * The longest text a pattern may be rewritten to for RE2 (a Unicode property
+ * RE2 has no name for is written out as its ranges: `\p{ID_Continue}` is
+ * about 10,000 characters), checked before RE2 parses it.
+ */
+const MAX_RE2_SOURCE_CHARACTERS = 65_536;
 
-/** What a compiled pattern offers Ajv: an unanchored search, and a text that tells patterns apart. */
+/** Compiled patterns kept by source (at most this much compile cost in all), so a pattern repeated in schemas is compiled once. */
+const KEPT_COST = 100_000;
+
+/**
+ * What a compiled pattern offers Ajv: an unanchored search, and a text that
+ * tells patterns apart (Ajv caches compiled patterns by it).
+ *
+ * @example
+ * const compiled: CompiledPattern = (await linearTimePatterns())("^\\d+$", "u");
+ * compiled.test("2026"); // true
+ */
 export interface CompiledPattern {
   test(text: string): boolean;
   toString(): string;
@@ -62,8 +76,13 @@ export interface CompiledPattern {
 /**
  * Ajv's `code.regExp` option: builds a pattern from its source and flags
  * (always `"u"` here); `code` names it in standalone code, which we never
- * write. `metered` runs a check with a clock of its own; `compiling`
- * compiles a schema under a budget of its own and, when given, a listing's.
+ * write. `metered` and `compiling` are internal (`compileArgumentCheck`
+ * runs each check with a clock of its own, and compiles each schema under a
+ * budget of its own and its listing's).
+ *
+ * @example
+ * const regExp: PatternEngine = await linearTimePatterns();
+ * new Ajv({ strict: false, code: { regExp } });
  */
 export type PatternEngine = ((pattern: string, flags: string) => CompiledPattern) & {
   readonly code: string;
@@ -127,12 +146,46 @@ function compiledPattern(
 /** A pattern compiled once: what Ajv gets, and what it costs a schema that holds it. */
 interface Kept {
   readonly compiled: CompiledPattern;
-  readonly size: number;
   readonly cost: number;
+}
+
+/**
+ * Whether this RE2JS has the DFA fields the engine bounds memory and prices
+ * classes with (typed in its declarations, read here); without them the
+ * bounds would silently lapse, so the engine refuses patterns instead.
+ */
+function hasDfaFields(re2: Re2Module): boolean {
+  try {
+    const dfa = re2.RE2JS.compile("a").re2Input?.dfa;
+    return (
+      dfa !== undefined &&
+      typeof dfa.numClasses === "number" &&
+      typeof dfa.maxMem === "number" &&
+      typeof dfa.memBudget === "number" &&
+      typeof dfa.clearCache === "function"
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** An engine that refuses every pattern with `reason` (a schema without one is unaffected). */
+function refusingEngine(reason: string): PatternEngine {
+  return Object.assign(
+    (): CompiledPattern => {
+      throw new Error(reason);
+    },
+    { code: "linearTimePatterns" },
+  );
 }
 
 /** The engine over a loaded RE2JS. */
 function engineOver(re2: Re2Module): PatternEngine {
+  if (!hasDfaFields(re2)) {
+    return refusingEngine(
+      "patterns run on re2js 2.10 or a later 2.x with the same DFA fields (re2Input.dfa: numClasses, maxMem, memBudget, clearCache); this re2js has other ones",
+    );
+  }
   const clock = new MatchClock();
   // The accounts a schema being compiled is charged to (none outside `compiling`: a host's
   // own Ajv compiles every Tool's schema in one run, which one budget would refuse).
@@ -158,14 +211,14 @@ function engineOver(re2: Re2Module): PatternEngine {
       return known;
     },
     propertyRanges: (property) => {
-      // Paid for before the scan, once per schema and listing.
+      // Paid for before the scan; a property the process has at hand costs nothing.
       if (!isKnownProperty(property)) charge(PROPERTY_SCAN_COST, `scan:${property}`);
       return propertyRanges(property);
     },
   };
-  // Most recently used last; the oldest go when the kept instructions would pass the cap.
+  // Most recently used last; the oldest go when the kept cost would pass the cap.
   const kept = new Map<string, Kept>();
-  let keptSize = 0;
+  let keptCost = 0;
   const compile = (pattern: string): Kept => {
     // JSON Schema patterns are ECMAScript's: one the platform refuses is refused here too
     // (building a RegExp parses it; nothing is matched).
@@ -176,6 +229,11 @@ function engineOver(re2: Re2Module): PatternEngine {
     } catch (thrown) {
       if (!(thrown instanceof PatternRefusal)) throw thrown;
       throw new Error(`pattern ${quote(pattern)}: ${thrown.message}`);
+    }
+    if (source.length > MAX_RE2_SOURCE_CHARACTERS) {
+      throw new Error(
+        `pattern ${quote(pattern)} is ${source.length} characters once its Unicode properties are written out for RE2, over ${MAX_RE2_SOURCE_CHARACTERS}`,
+      );
     }
     let program: Re2Program;
     try {
@@ -192,9 +250,11 @@ function engineOver(re2: Re2Module): PatternEngine {
     }
     // The DFA made now, so its classes are known (and paid for) before any match.
     const classes = program.re2Input?.dfa?.numClasses ?? 0;
-    // Ajv keys compiled patterns by toString(): it must tell two patterns apart.
-    const compiled = compiledPattern(program, `re2:${source}`, clock, classes);
-    return { compiled, size, cost: pattern.length + size + classes };
+    // Ajv keys compiled patterns by toString(): the pattern itself tells two apart (the
+    // rewrite is deterministic), and keeps no second copy of a long rewritten source.
+    const compiled = compiledPattern(program, `re2:${pattern}`, clock, classes);
+    // What it keeps and what it took: its program, its classes' tables, its rewritten text.
+    return { compiled, cost: size + classes + Math.ceil(source.length / 4) };
   };
   const engine = (pattern: string, flags: string): CompiledPattern => {
     if (flags !== "u") throw new Error(`patterns are read with the u flag only, not "${flags}"`);
@@ -207,17 +267,17 @@ function engineOver(re2: Re2Module): PatternEngine {
     if (entry === undefined) {
       entry = compile(pattern);
       for (const [oldest, old] of kept) {
-        if (keptSize + entry.size <= KEPT_INSTRUCTIONS) break;
+        if (keptCost + entry.cost <= KEPT_COST) break;
         kept.delete(oldest);
-        keptSize -= old.size;
+        keptCost -= old.cost;
       }
-      keptSize += entry.size;
+      keptCost += entry.cost;
     } else {
       kept.delete(pattern);
     }
     kept.set(pattern, entry);
     // Charged to this schema too, whoever compiled it first (once: a repeat costs no memory).
-    charge(entry.cost, pattern);
+    charge(entry.cost, `pattern:${pattern}`);
     return entry.compiled;
   };
   const compiling = <T>(run: () => T, listing?: CompileAccount): T => {
@@ -239,13 +299,8 @@ function engineOver(re2: Re2Module): PatternEngine {
 }
 
 /** The engine when RE2JS is not installed: a schema with a pattern says what to install. */
-const missingEngine: PatternEngine = Object.assign(
-  (): CompiledPattern => {
-    throw new Error(
-      "patterns run on the linear-time engine of the optional peer dependency re2js; install it with: npm install re2js (or exclude the Tool)",
-    );
-  },
-  { code: "linearTimePatterns" },
+const missingEngine = refusingEngine(
+  "patterns run on the linear-time engine of the optional peer dependency re2js; install it with: npm install re2js (or exclude the Tool)",
 );
 
 let loaded: Promise<PatternEngine> | undefined;
@@ -273,10 +328,15 @@ let loaded: Promise<PatternEngine> | undefined;
  * );
  */
 export function linearTimePatterns(): Promise<PatternEngine> {
-  loaded ??= (import("re2js") as Promise<Re2Module>).then(engineOver, () => {
+  loaded ??= (import("re2js") as Promise<Re2Module>).then(engineOver, (thrown: unknown) => {
     // Not kept: installing it later and listing again works.
     loaded = undefined;
-    return missingEngine;
+    // Not installed, as Node says it (a loader that wraps the error keeps it as the cause).
+    const error = thrown as { code?: unknown; cause?: { code?: unknown } } | null;
+    const code = error?.code ?? error?.cause?.code;
+    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") return missingEngine;
+    const why = thrown instanceof Error ? thrown.message : String(thrown);
+    return refusingEngine(`patterns run on re2js, which is installed but failed to load: ${why}`);
   });
   return loaded;
 }

@@ -41,10 +41,12 @@ export type McpToolFilter = readonly string[] | ((name: string) => boolean);
  *   had for it); call `refresh()` then. Default none.
  * - `patterns`: what runs the schemas' `pattern` and `patternProperties`
  *   against the model's arguments. Default `"linear-time"`: RE2JS (an
- *   optional peer), with ECMAScript's meaning; a pattern it cannot run
- *   (lookaround, backreferences) refuses its Tool. `"native"`: the
- *   platform's backtracking RegExp, for a server you trust, on which one
- *   hostile pattern can keep the event loop busy for minutes.
+ *   optional peer), with ECMAScript's meaning and within budgets (see
+ *   pattern-budgets.ts); a pattern it cannot run (lookaround,
+ *   backreferences, inline modifiers, a repeat count over 1,000) or bound
+ *   refuses its Tool, and so does any pattern when re2js is not installed.
+ *   `"native"`: the platform's backtracking RegExp, for a server you trust,
+ *   on which one hostile pattern can keep the event loop busy for minutes.
  *
  * @example
  * await fromMcpClient(client, { prefix: "fs_", exclude: ["write_file"], timeoutMs: 30_000 });

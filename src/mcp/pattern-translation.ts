@@ -8,7 +8,12 @@
  * (lookaround, backreferences, inline modifiers) is refused with the reason.
  */
 
-/** Why a pattern cannot be rewritten: the message says what it uses. */
+/**
+ * Why a pattern cannot be rewritten: the message says what it uses.
+ *
+ * @example
+ * toRe2Syntax("(?=a)", platform); // throws PatternRefusal: lookaround cannot run in linear time
+ */
 export class PatternRefusal extends Error {}
 
 // What `.` matches in ECMAScript without the `s` flag: anything but a line terminator
@@ -20,7 +25,12 @@ const NOT_LINE_TERMINATOR = "[^\\n\\r\\x{2028}\\x{2029}]";
 const WHITE_SPACE_RANGES =
   "\\t\\n\\x0B\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}";
 
-/** The same set as code points, for the one class shape that needs it listed. */
+/**
+ * The same set as code points, for the one class shape that needs it listed.
+ *
+ * @example
+ * WHITE_SPACE_CODE_POINTS.includes(0xa0); // true: a no-break space is white space to `\s`
+ */
 export const WHITE_SPACE_CODE_POINTS: readonly number[] = [
   0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005,
   0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff,
@@ -170,13 +180,26 @@ function unicodeEscape(pattern: string, at: number): Escape {
 /**
  * Whether `char` (one code point) matches the ECMAScript character class
  * `source` (`[…]`), asked of the platform's own engine.
+ *
+ * @example
+ * const inClass: ClassTest = (source, char) => new RegExp(`^${source}$`, "u").test(char);
  */
 export type ClassTest = (source: string, char: string) => boolean;
 
-/** An inclusive range of code points. */
+/**
+ * An inclusive range of code points.
+ *
+ * @example
+ * const greekAndCoptic: CodePointRange = [0x370, 0x3ff];
+ */
 export type CodePointRange = readonly [number, number];
 
-/** What the rewrite asks of the engines themselves. */
+/**
+ * What the rewrite asks of the engines themselves.
+ *
+ * @example
+ * const platform: PlatformQuestions = { inClass, re2Knows: (name) => name === "L", propertyRanges };
+ */
 export interface PlatformQuestions {
   /** Asked only for a negated class holding `\S`. */
   readonly inClass: ClassTest;

@@ -12,7 +12,7 @@ const NativeRegExp = RegExp;
 const regExpExec = RegExp.prototype.exec;
 const regExpTest = RegExp.prototype.test;
 
-/** Properties asked about most recently, kept (about 10 KB each at most). */
+/** Properties asked about most recently, kept (up to about 50 KB each). */
 const KEPT_PROPERTIES = 128;
 
 const kept = new Map<string, readonly CodePointRange[]>();
@@ -76,7 +76,12 @@ export function isKnownProperty(property: string): boolean {
  */
 export function propertyRanges(property: string): readonly CodePointRange[] {
   const known = kept.get(property);
-  if (known !== undefined) return known;
+  if (known !== undefined) {
+    // Most recently asked last: the least recently asked goes first when the map is full.
+    kept.delete(property);
+    kept.set(property, known);
+    return known;
+  }
   const ranges: [number, number][] = [];
   const add = (low: number, high: number) => {
     const previous = ranges[ranges.length - 1];
