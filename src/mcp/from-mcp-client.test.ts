@@ -275,6 +275,25 @@ describe("listing", () => {
     expect(refreshed.map((definition) => definition.name)).toEqual(["first", "second"]);
     expect(remote.tools).toBe(refreshed);
   });
+  test("overlapping refreshes: the one started last wins, whichever finishes first", async () => {
+    // The first refresh lists fifty Tools (compiled one at a time, yielding between them); the
+    // second lists one and finishes first. The first must not replace the second's listing.
+    let listings = 0;
+    const { client } = await scripted(() => {
+      listings += 1;
+      const names =
+        listings === 2 ? Array.from({ length: 50 }, (_, index) => `old${index}`) : [`v${listings}`];
+      return { tools: names.map((name) => ({ name, inputSchema: { type: "object" as const } })) };
+    });
+    const remote = await fromMcpClient(client);
+    const older = remote.refresh();
+    const newer = remote.refresh();
+    const [olderAnswer, newerAnswer] = await Promise.all([older, newer]);
+    expect(listings).toBe(3);
+    expect(remote.tools.map((definition) => definition.name)).toEqual(["v3"]);
+    expect(newerAnswer).toBe(remote.tools);
+    expect(olderAnswer).toBe(remote.tools);
+  });
 });
 
 describe("bad input from the host", () => {

@@ -40,12 +40,17 @@ import { progressReporter } from "./request-notices.ts";
  * const registry = new ToolRegistry([...myTools, ...github.tools]);
  */
 export interface McpClientTools {
-  /** The server's Tools as our definitions (the latest `refresh()` result). */
+  /** The server's Tools as our definitions (the listing of the `refresh()` started last). */
   readonly tools: readonly AnyCourseTool[];
   /**
    * Lists the server's Tools again, with the same options and checks, and
-   * resolves with the new definitions (also `tools` from then on). A
-   * registry made earlier is unchanged: make a new one with them.
+   * resolves with the new definitions (also `tools` from then on). When
+   * refreshes overlap, the one started last wins: an earlier one that
+   * finishes after it resolves with its definitions. A registry made earlier
+   * is unchanged: make a new one with them.
+   *
+   * @example
+   * const tools = await remote.refresh();
    */
   refresh(): Promise<readonly AnyCourseTool[]>;
 }
@@ -288,12 +293,22 @@ export async function fromMcpClient(
       }
     });
   }
+  // Refreshes may overlap (a server announcing changes twice in a row) and finish in any
+  // order: the listing started last wins, and one started earlier never replaces it.
+  let started = 0;
+  let kept = 0;
   return Object.freeze({
     get tools() {
       return tools;
     },
     refresh: async () => {
-      tools = Object.freeze(await defineAll(client, settings));
+      started += 1;
+      const mine = started;
+      const listed = Object.freeze(await defineAll(client, settings));
+      if (mine > kept) {
+        kept = mine;
+        tools = listed;
+      }
       return tools;
     },
   });
