@@ -18,6 +18,7 @@ import {
   ToolRegistry,
 } from "../../course/src/index.ts";
 import { type ListedTool, useScriptedServers } from "../../test/support/mcp-client.ts";
+import { countNativeMatches } from "../../test/support/native-matches.ts";
 import { fromMcpClient, linearTimePatterns, MAX_LISTING_PATTERN_COST } from "./index.ts";
 
 const scripted = useScriptedServers();
@@ -38,22 +39,6 @@ async function call(tools: readonly AnyCourseTool[], args: CourseJsonObject) {
     { type: "toolCall", id: "c1", name: "lookup", arguments: args },
     signal,
   );
-}
-
-/** Counts what the platform's RegExp engine is asked to match against `source`. */
-function countNativeMatches(source: string): { readonly count: () => number } {
-  let count = 0;
-  const test = RegExp.prototype.test;
-  const exec = RegExp.prototype.exec;
-  vi.spyOn(RegExp.prototype, "test").mockImplementation(function (this: RegExp, text: string) {
-    if (this.source === source) count += 1;
-    return Reflect.apply(test, this, [text]);
-  });
-  vi.spyOn(RegExp.prototype, "exec").mockImplementation(function (this: RegExp, text: string) {
-    if (this.source === source) count += 1;
-    return Reflect.apply(exec, this, [text]);
-  });
-  return { count: () => count };
 }
 
 afterEach(() => {

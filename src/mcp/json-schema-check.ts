@@ -113,9 +113,8 @@ export type ArgumentCheck =
  * schema, a malformed keyword, a pattern `regExp` refuses) is answered with
  * the reason. `regExp` runs the schema's patterns (see linear-patterns.ts),
  * each compile and each check within its own budget (and `listing`'s, when
- * given, for the compile); undefined: the
- * platform's RegExp. A check past the patterns' budgets answers that the
- * arguments take too long to check.
+ * given, for the compile); undefined: the platform's RegExp. A check past
+ * the patterns' budgets answers that the arguments take too long to check.
  *
  * @example
  * const compiled = compileArgumentCheck(await loadAjv(), { type: "object", required: ["path"] }, await linearTimePatterns());

@@ -126,9 +126,9 @@ function compiledPattern(
   program: Re2Program,
   key: string,
   clock: MatchClock,
+  size: number,
   classes: number,
 ): CompiledPattern {
-  const size = program.programSize();
   const kept = keptDfaBytes(size, classes);
   return {
     test: (text: string) => {
@@ -252,7 +252,7 @@ function engineOver(re2: Re2Module): PatternEngine {
     const classes = program.re2Input?.dfa?.numClasses ?? 0;
     // Ajv keys compiled patterns by toString(): the pattern itself tells two apart (the
     // rewrite is deterministic), and keeps no second copy of a long rewritten source.
-    const compiled = compiledPattern(program, `re2:${pattern}`, clock, classes);
+    const compiled = compiledPattern(program, `re2:${pattern}`, clock, size, classes);
     // What it keeps and what it took: its program, its classes' tables, its rewritten text.
     return { compiled, cost: size + classes + Math.ceil(source.length / 4) };
   };

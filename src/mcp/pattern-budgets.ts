@@ -38,7 +38,7 @@ export const MAX_CHECK_MILLISECONDS = 50;
  * property the process had to look up for it.
  *
  * @example
- * MAX_SCHEMA_PATTERN_COST; // 20_000: three patterns near the instruction cap, or hundreds of ordinary ones
+ * MAX_SCHEMA_PATTERN_COST; // 20_000: four patterns of about 4,900 instructions, or hundreds of ordinary ones
  */
 export const MAX_SCHEMA_PATTERN_COST = 20_000;
 

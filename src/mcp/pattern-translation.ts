@@ -20,13 +20,10 @@ export class PatternRefusal extends Error {}
 // (RE2's `.` leaves out only "\n").
 const NOT_LINE_TERMINATOR = "[^\\n\\r\\x{2028}\\x{2029}]";
 
-// ECMAScript's WhiteSpace and LineTerminator, what its `\s` matches (RE2's `\s` is
-// ASCII only); a test compares this list with the engine's own `\s` over every code point.
-const WHITE_SPACE_RANGES =
-  "\\t\\n\\x0B\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}";
-
 /**
- * The same set as code points, for the one class shape that needs it listed.
+ * ECMAScript's WhiteSpace and LineTerminator, what its `\s` matches (RE2's
+ * `\s` is ASCII only), as code points; a test compares this list with the
+ * engine's own `\s` over every code point.
  *
  * @example
  * WHITE_SPACE_CODE_POINTS.includes(0xa0); // true: a no-break space is white space to `\s`
@@ -43,6 +40,29 @@ const NOTHING = "[^\\x{0}-\\x{10FFFF}]";
 function codePointEscape(codePoint: number): string {
   return `\\x{${codePoint.toString(16).toUpperCase()}}`;
 }
+
+/** RE2 class text for `ranges` (ascending, apart): `\x{…}` or `\x{…}-\x{…}` each. */
+function rangesText(ranges: readonly CodePointRange[]): string {
+  return ranges
+    .map(([low, high]) =>
+      low === high ? codePointEscape(low) : `${codePointEscape(low)}-${codePointEscape(high)}`,
+    )
+    .join("");
+}
+
+/** Ascending code points gathered into ranges. */
+function rangesOf(codePoints: readonly number[]): CodePointRange[] {
+  const ranges: [number, number][] = [];
+  for (const codePoint of codePoints) {
+    const last = ranges[ranges.length - 1];
+    if (last !== undefined && last[1] + 1 === codePoint) last[1] = codePoint;
+    else ranges.push([codePoint, codePoint]);
+  }
+  return ranges;
+}
+
+// The same set as RE2 class text, made once from the list above.
+const WHITE_SPACE_RANGES = rangesText(rangesOf(WHITE_SPACE_CODE_POINTS));
 
 /** A property's name as RE2 would spell it (no `Script=` or `General_Category=` prefix), if it has one. */
 function re2Spelling(body: string): string | undefined {
@@ -81,11 +101,7 @@ function property(
   const name = re2Spelling(body);
   if (name !== undefined && platform.re2Knows(name)) return `\\${negated ? "P" : "p"}{${name}}`;
   const matched = platform.propertyRanges(`\\p{${body}}`);
-  const listed = (negated ? complement(matched) : matched)
-    .map(([low, high]) =>
-      low === high ? codePointEscape(low) : `${codePointEscape(low)}-${codePointEscape(high)}`,
-    )
-    .join("");
+  const listed = rangesText(negated ? complement(matched) : matched);
   // In a class the ranges join its body (an empty body is handled there); alone, a class.
   if (withinClass) return listed;
   return listed === "" ? NOTHING : `[${listed}]`;
@@ -256,7 +272,7 @@ function readClass(pattern: string, at: number, platform: PlatformQuestions): Es
   const kept = WHITE_SPACE_CODE_POINTS.filter((codePoint) =>
     platform.inClass(source, String.fromCodePoint(codePoint)),
   );
-  return { text: kept.length === 0 ? NOTHING : `[${kept.map(codePointEscape).join("")}]`, next };
+  return { text: kept.length === 0 ? NOTHING : `[${rangesText(rangesOf(kept))}]`, next };
 }
 
 /**
@@ -266,7 +282,7 @@ function readClass(pattern: string, at: number, platform: PlatformQuestions): Es
  * for lookaround, backreferences and inline modifiers.
  *
  * @example
- * toRe2Syntax("^\\S+$", platform); // "^[^\\t\\n…\\x{FEFF}]+$"
+ * toRe2Syntax("^\\S+$", platform); // "^[^\\x{9}-\\x{D}\\x{20}…\\x{FEFF}]+$"
  */
 export function toRe2Syntax(pattern: string, platform: PlatformQuestions): string {
   let out = "";
