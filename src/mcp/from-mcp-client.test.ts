@@ -275,24 +275,72 @@ describe("listing", () => {
     expect(refreshed.map((definition) => definition.name)).toEqual(["first", "second"]);
     expect(remote.tools).toBe(refreshed);
   });
-  test("overlapping refreshes: the one started last wins, whichever finishes first", async () => {
+  test("overlapping refreshes: one listing at a time, the one started last wins", async () => {
     // The first refresh lists fifty Tools (compiled one at a time, yielding between them); the
-    // second lists one and finishes first. The first must not replace the second's listing.
+    // second, asked for meanwhile, lists one. It starts only when the first has ended, so the
+    // first's older listing cannot replace it.
     let listings = 0;
+    let firstEnded = false;
+    const startedAfterFirst: boolean[] = [];
     const { client } = await scripted(() => {
       listings += 1;
+      startedAfterFirst.push(firstEnded);
       const names =
         listings === 2 ? Array.from({ length: 50 }, (_, index) => `old${index}`) : [`v${listings}`];
       return { tools: names.map((name) => ({ name, inputSchema: { type: "object" as const } })) };
     });
     const remote = await fromMcpClient(client);
     const older = remote.refresh();
+    void older.then(() => {
+      firstEnded = true;
+    });
     const newer = remote.refresh();
     const [olderAnswer, newerAnswer] = await Promise.all([older, newer]);
     expect(listings).toBe(3);
+    expect(startedAfterFirst).toEqual([false, false, true]);
+    expect(olderAnswer).toHaveLength(50);
     expect(remote.tools.map((definition) => definition.name)).toEqual(["v3"]);
     expect(newerAnswer).toBe(remote.tools);
-    expect(olderAnswer).toBe(remote.tools);
+  });
+
+  test("attack: a flood of refreshes while one lists runs one more listing, not one each", async () => {
+    // A server announcing list_changed in a loop into a host that refreshes on each: every
+    // refresh asked for while a listing runs shares the next one.
+    let listings = 0;
+    const { client } = await scripted(() => {
+      listings += 1;
+      const names = Array.from({ length: 20 }, (_, index) => `l${listings}t${index}`);
+      return { tools: names.map((name) => ({ name, inputSchema: { type: "object" as const } })) };
+    });
+    const remote = await fromMcpClient(client);
+    const first = remote.refresh();
+    const flood = Array.from({ length: 100 }, () => remote.refresh());
+    expect(flood.length).toBeGreaterThan(0);
+    const answers = await Promise.all(flood);
+    expect((await first)[0]?.name).toBe("l2t0");
+    expect(listings).toBe(3);
+    for (const answer of answers) expect(answer).toBe(remote.tools);
+    expect(remote.tools[0]?.name).toBe("l3t0");
+    // Once nothing runs, a refresh lists again at once.
+    await remote.refresh();
+    expect(listings).toBe(4);
+  });
+
+  test("a failed listing rejects its own callers, keeps the Tools, and the queued one still runs", async () => {
+    let listings = 0;
+    const { client } = await scripted(() => {
+      listings += 1;
+      // The second listing names a Tool twice: fromMcpClient refuses the listing.
+      const names = listings === 2 ? ["twice", "twice"] : [`v${listings}`];
+      return { tools: names.map((name) => ({ name, inputSchema: { type: "object" as const } })) };
+    });
+    const remote = await fromMcpClient(client);
+    const failing = remote.refresh();
+    const queued = remote.refresh();
+    await expect(failing).rejects.toThrow(ToolContractError);
+    expect(remote.tools.map((definition) => definition.name)).toEqual(["v1"]);
+    expect((await queued).map((definition) => definition.name)).toEqual(["v3"]);
+    expect(listings).toBe(3);
   });
 });
 

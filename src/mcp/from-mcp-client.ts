@@ -40,14 +40,16 @@ import { progressReporter } from "./request-notices.ts";
  * const registry = new ToolRegistry([...myTools, ...github.tools]);
  */
 export interface McpClientTools {
-  /** The server's Tools as our definitions (the listing of the `refresh()` started last). */
+  /** The server's Tools as our definitions (the last listing that succeeded). */
   readonly tools: readonly AnyCourseTool[];
   /**
    * Lists the server's Tools again, with the same options and checks, and
-   * resolves with the new definitions (also `tools` from then on). When
-   * refreshes overlap, the one started last wins: an earlier one that
-   * finishes after it resolves with its definitions. A registry made earlier
-   * is unchanged: make a new one with them.
+   * resolves with the new definitions (also `tools` from then on). One
+   * listing runs at a time: refreshes asked for while one runs share the
+   * next listing, started when it ends, so every answer is a listing started
+   * after it was asked for. A failed listing rejects its own callers and
+   * leaves `tools` as it was. A registry made earlier is unchanged: make a
+   * new one with them.
    *
    * @example
    * const tools = await remote.refresh();
@@ -293,23 +295,39 @@ export async function fromMcpClient(
       }
     });
   }
-  // Refreshes may overlap (a server announcing changes twice in a row) and finish in any
-  // order: the listing started last wins, and one started earlier never replaces it.
-  let started = 0;
-  let kept = 0;
+  // A server may announce changes in a loop, and a host may refresh on each announcement: at
+  // most one listing compiles at a time, and refreshes asked for while it runs share one more
+  // listing, started when it ends (so each answer is a listing started after it was asked for).
+  let running: Promise<readonly AnyCourseTool[]> | undefined;
+  let queued: Promise<readonly AnyCourseTool[]> | undefined;
+  const list = (): Promise<readonly AnyCourseTool[]> => {
+    const listing = defineAll(client, settings).then((definitions) => {
+      tools = Object.freeze(definitions);
+      return tools;
+    });
+    running = listing;
+    const done = (): void => {
+      if (running === listing) running = undefined;
+    };
+    listing.then(done, done);
+    return listing;
+  };
+  const ignore = (): void => {};
   return Object.freeze({
     get tools() {
       return tools;
     },
-    refresh: async () => {
-      started += 1;
-      const mine = started;
-      const listed = Object.freeze(await defineAll(client, settings));
-      if (mine > kept) {
-        kept = mine;
-        tools = listed;
-      }
-      return tools;
+    refresh: () => {
+      if (queued !== undefined) return queued;
+      const before = running;
+      if (before === undefined) return list();
+      // The running listing's failure is its own callers'; the queued one runs whatever it answered.
+      const next = before.then(ignore, ignore).then(() => {
+        queued = undefined;
+        return list();
+      });
+      queued = next;
+      return next;
     },
   });
 }

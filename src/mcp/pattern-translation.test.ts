@@ -100,6 +100,11 @@ describe("what a linear-time engine cannot run is refused, saying why", () => {
       new RegExp(`compiles to \\d+ instructions, over ${MAX_PATTERN_INSTRUCTIONS}`),
     ],
     ["not ECMAScript", "[[:alpha:]]", /Invalid regular expression/],
+    [
+      "Unicode properties written out past 65,536 characters",
+      `[${"\\p{ID_Continue}".repeat(100)}]`,
+      /written out for RE2 \(.*\), it passes 65536 characters$/,
+    ],
   ])("%s", (_what, pattern, reason) => {
     expect(() => engine(pattern, "u")).toThrow(reason);
   });
@@ -115,6 +120,33 @@ describe("what a linear-time engine cannot run is refused, saying why", () => {
       );
     },
   );
+
+  // A class of 200 properties RE2 has no name for, each 2,000 ranges (about 40,000 characters):
+  // written out whole it is 8,000,000 characters; the rewrite stops once the text passes the cap.
+  test.each([
+    ["in one class", `[${"\\p{L}".repeat(200)}]`],
+    ["one after another", "\\p{L}".repeat(200)],
+  ])("attack: properties %s stop being written out past the limit", (_where, pattern) => {
+    let lookUps = 0;
+    const ranges = Array.from({ length: 2_000 }, (_, index): [number, number] => [
+      0x10000 + index * 4,
+      0x10001 + index * 4,
+    ]);
+    const platform = {
+      inClass: () => false,
+      re2Knows: () => false,
+      propertyRanges: () => {
+        lookUps += 1;
+        return ranges;
+      },
+    };
+    expect(toRe2Syntax("\\p{L}", platform).length).toBeGreaterThan(30_000);
+    lookUps = 0;
+    expect(() => toRe2Syntax(pattern, platform, 65_536)).toThrow(
+      "written out for RE2 (its Unicode properties and classes as ranges), it passes 65536 characters",
+    );
+    expect(lookUps).toBeLessThanOrEqual(3);
+  });
 
   test("the pattern in a refusal is quoted and cut", () => {
     expect(() => engine(`(?=${"a".repeat(4_000)})`, "u")).toThrow(/^pattern "\(\?=a{60}…": /);

@@ -225,8 +225,22 @@ export interface PlatformQuestions {
   readonly propertyRanges: (property: string) => readonly CodePointRange[];
 }
 
+/** Refuses text that passed `maxCharacters`: the rewrite stops there, not at its end. */
+function within(text: string, maxCharacters: number): void {
+  if (text.length > maxCharacters) {
+    throw new PatternRefusal(
+      `written out for RE2 (its Unicode properties and classes as ranges), it passes ${maxCharacters} characters`,
+    );
+  }
+}
+
 /** A character class and where the pattern goes on after it. */
-function readClass(pattern: string, at: number, platform: PlatformQuestions): Escape {
+function readClass(
+  pattern: string,
+  at: number,
+  platform: PlatformQuestions,
+  maxCharacters: number,
+): Escape {
   const negated = pattern[at + 1] === "^";
   let index = negated ? at + 2 : at + 1;
   let body = "";
@@ -245,6 +259,8 @@ function readClass(pattern: string, at: number, platform: PlatformQuestions): Es
         const read = readEscape(pattern, index, true, platform);
         body += read.text;
         index = read.next;
+        // A class of many properties grows by thousands of ranges each: stopped as it passes.
+        within(body, maxCharacters);
       }
     } else {
       // "[" is literal here in both dialects, but RE2 would read "[:" as a POSIX class; "^"
@@ -279,15 +295,22 @@ function readClass(pattern: string, at: number, platform: PlatformQuestions): Es
  * Rewrites `pattern`, a valid ECMAScript pattern under the `u` flag, into RE2
  * syntax that matches the same strings, asking `platform` what only the
  * engines can answer (see {@link PlatformQuestions}). Throws PatternRefusal
- * for lookaround, backreferences and inline modifiers.
+ * for lookaround, backreferences and inline modifiers, and as soon as the
+ * text passes `maxCharacters` (default: no limit).
  *
  * @example
  * toRe2Syntax("^\\S+$", platform); // "^[^\\x{9}-\\x{D}\\x{20}…\\x{FEFF}]+$"
  */
-export function toRe2Syntax(pattern: string, platform: PlatformQuestions): string {
+export function toRe2Syntax(
+  pattern: string,
+  platform: PlatformQuestions,
+  maxCharacters = Number.POSITIVE_INFINITY,
+): string {
   let out = "";
   let index = 0;
   while (index < pattern.length) {
+    // Each step adds at most one property's ranges: the text stops growing soon after the limit.
+    within(out, maxCharacters);
     const char = pattern[index] as string;
     if (char === "\\") {
       const letter = pattern[index + 1];
@@ -300,7 +323,7 @@ export function toRe2Syntax(pattern: string, platform: PlatformQuestions): strin
       out += read.text;
       index = read.next;
     } else if (char === "[") {
-      const part = readClass(pattern, index, platform);
+      const part = readClass(pattern, index, platform, maxCharacters);
       out += part.text;
       index = part.next;
     } else if (char === ".") {
@@ -329,5 +352,6 @@ export function toRe2Syntax(pattern: string, platform: PlatformQuestions): strin
       index += 1;
     }
   }
+  within(out, maxCharacters);
   return out;
 }
