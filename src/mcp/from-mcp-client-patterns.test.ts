@@ -19,7 +19,7 @@ import {
 } from "../../course/src/index.ts";
 import { type ListedTool, useScriptedServers } from "../../test/support/mcp-client.ts";
 import { countNativeMatches } from "../../test/support/native-matches.ts";
-import { fromMcpClient, linearTimePatterns, MAX_LISTING_PATTERN_COST } from "./index.ts";
+import { fromMcpClient, linearTimePatterns, MAX_LISTING_COMPILE_COST } from "./index.ts";
 
 const scripted = useScriptedServers();
 const signal = new AbortController().signal;
@@ -157,7 +157,7 @@ test("a listing's patterns share one compile budget: the Tool that passes it is 
   );
   expect(refusal).toMatch(
     new RegExp(
-      `^fromMcpClient: Tool "t(\\d+)": its inputSchema cannot be checked: the server's patterns, all Tools together, cost more than ${MAX_LISTING_PATTERN_COST} to compile`,
+      `^fromMcpClient: Tool "t(\\d+)": its inputSchema cannot be checked: the server's schemas, all Tools together, cost more than ${MAX_LISTING_COMPILE_COST} to compile`,
     ),
   );
   const refused = Number(/Tool "t(\d+)"/.exec(refusal)?.[1]);

@@ -28,7 +28,7 @@ import {
   toolName,
 } from "./mcp-client-options.ts";
 import { errorResultMessage, requestFailure, resultOutput } from "./mcp-client-results.ts";
-import { CompileAccount, MAX_LISTING_PATTERN_COST } from "./pattern-budgets.ts";
+import { CompileAccount, MAX_LISTING_COMPILE_COST } from "./pattern-budgets.ts";
 import { progressReporter } from "./request-notices.ts";
 
 /**
@@ -208,10 +208,10 @@ async function defineAll(client: Client, settings: ClientSettings): Promise<AnyC
     }
     return { tool, name };
   });
-  // All the listing's patterns together: a server may list a thousand Tools.
+  // All the listing's schemas together: a server may list a thousand Tools.
   const listing = new CompileAccount(
-    MAX_LISTING_PATTERN_COST,
-    "the server's patterns, all Tools together,",
+    MAX_LISTING_COMPILE_COST,
+    "the server's schemas, all Tools together,",
   );
   const definitions: AnyCourseTool[] = [];
   for (const { tool, name } of named) {

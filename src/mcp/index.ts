@@ -29,9 +29,9 @@ export type { FromMcpClientOptions, McpToolFilter } from "./mcp-client-options.t
 export { MAX_FAILURE_CHARACTERS } from "./mcp-client-results.ts";
 export {
   MAX_CHECK_MILLISECONDS,
-  MAX_LISTING_PATTERN_COST,
+  MAX_LISTING_COMPILE_COST,
   MAX_PATTERN_WORK,
-  MAX_SCHEMA_PATTERN_COST,
+  MAX_SCHEMA_COMPILE_COST,
   PatternWorkExceeded,
 } from "./pattern-budgets.ts";
 export type { McpProgressUpdate } from "./request-notices.ts";

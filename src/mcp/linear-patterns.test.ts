@@ -13,7 +13,7 @@ import { linearTimePatterns, MAX_PATTERN_CHARACTERS } from "./linear-patterns.ts
 import {
   CompileAccount,
   MAX_PATTERN_WORK,
-  MAX_SCHEMA_PATTERN_COST,
+  MAX_SCHEMA_COMPILE_COST,
   PatternWorkExceeded,
   PROPERTY_ESCAPE_COST,
   PROPERTY_SCAN_COST,
@@ -181,7 +181,7 @@ test("a pattern keeps at most 512 bytes of DFA states per instruction between ch
 });
 
 describe("reading patterns", () => {
-  test(`a schema whose patterns cost over ${MAX_SCHEMA_PATTERN_COST} to compile is refused`, () => {
+  test(`a schema whose patterns cost over ${MAX_SCHEMA_COMPILE_COST} to compile is refused`, () => {
     // Five patterns of 28 characters, each about 4,900 instructions (about 800 KB) once compiled.
     const spy = spyOnRe2();
     const properties = Object.fromEntries(
@@ -193,7 +193,7 @@ describe("reading patterns", () => {
     const compiled = compileArgumentCheck(ajv, { type: "object", properties }, engine);
     expect(compiled).toEqual({
       ok: false,
-      reason: `the schema's patterns cost more than ${MAX_SCHEMA_PATTERN_COST} to compile (instructions, Unicode classes, rewritten text, Unicode property escapes and look-ups)`,
+      reason: `the schema cost more than ${MAX_SCHEMA_COMPILE_COST} to compile (objects, instructions, Unicode classes, rewritten text, Unicode property escapes and look-ups)`,
     });
     // The fifth was compiled and refused: four fit.
     expect(spy.programs).toHaveLength(5);
@@ -203,7 +203,7 @@ describe("reading patterns", () => {
   });
 
   test("a listing's schemas share one budget", () => {
-    const listing = new CompileAccount(50_000, "the server's patterns, all Tools together,");
+    const listing = new CompileAccount(50_000, "the server's schemas, all Tools together,");
     const reasons: string[] = [];
     for (let tool = 0; tool < 4; tool += 1) {
       const properties = Object.fromEntries(
@@ -218,7 +218,7 @@ describe("reading patterns", () => {
     // Each schema costs about 19,800: two fit in 50,000.
     expect(reasons.slice(0, 2)).toEqual(["ok", "ok"]);
     expect(reasons[2]).toBe(
-      "the server's patterns, all Tools together, cost more than 50000 to compile (instructions, Unicode classes, rewritten text, Unicode property escapes and look-ups)",
+      "the server's schemas, all Tools together, cost more than 50000 to compile (objects, instructions, Unicode classes, rewritten text, Unicode property escapes and look-ups)",
     );
   });
 
@@ -231,7 +231,7 @@ describe("reading patterns", () => {
     );
     expect(compileArgumentCheck(ajv, { type: "object", properties }, engine)).toEqual({
       ok: false,
-      reason: `the schema's patterns cost more than ${MAX_SCHEMA_PATTERN_COST} to compile (instructions, Unicode classes, rewritten text, Unicode property escapes and look-ups)`,
+      reason: `the schema cost more than ${MAX_SCHEMA_COMPILE_COST} to compile (objects, instructions, Unicode classes, rewritten text, Unicode property escapes and look-ups)`,
     });
     // The fourth look-up was refused before its scan: three patterns reached RE2.
     expect(spy.programs.filter((program) => program.pattern().includes("\\x{"))).toHaveLength(3);
@@ -244,11 +244,13 @@ describe("reading patterns", () => {
     const spy = spyOnRe2();
     const pattern = `[${"\\p{L}".repeat(800)}](`;
     expect(pattern.length).toBeLessThanOrEqual(MAX_PATTERN_CHARACTERS);
-    expect(propertyEscapes(pattern) * PROPERTY_ESCAPE_COST).toBeGreaterThan(MAX_SCHEMA_PATTERN_COST);
+    expect(propertyEscapes(pattern) * PROPERTY_ESCAPE_COST).toBeGreaterThan(
+      MAX_SCHEMA_COMPILE_COST,
+    );
     const schema = { type: "object", properties: { name: { type: "string", pattern } } };
     expect(compileArgumentCheck(ajv, schema, engine)).toEqual({
       ok: false,
-      reason: `the schema's patterns cost more than ${MAX_SCHEMA_PATTERN_COST} to compile (instructions, Unicode classes, rewritten text, Unicode property escapes and look-ups)`,
+      reason: `the schema cost more than ${MAX_SCHEMA_COMPILE_COST} to compile (objects, instructions, Unicode classes, rewritten text, Unicode property escapes and look-ups)`,
     });
     expect(spy.programs).toHaveLength(0);
   });

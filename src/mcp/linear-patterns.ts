@@ -9,8 +9,7 @@
 
 import { cutText } from "./bounded-text.ts";
 import {
-  CompileAccount,
-  MAX_SCHEMA_PATTERN_COST,
+  type CompileAccount,
   MatchClock,
   PROPERTY_ESCAPE_COST,
   PROPERTY_SCAN_COST,
@@ -89,7 +88,7 @@ export interface CompiledPattern {
 export type PatternEngine = ((pattern: string, flags: string) => CompiledPattern) & {
   readonly code: string;
   readonly metered?: <T>(check: () => T) => T;
-  readonly compiling?: <T>(compile: () => T, listing?: CompileAccount) => T;
+  readonly compiling?: <T>(compile: () => T, accounts: readonly CompileAccount[]) => T;
 };
 
 /** The parts of RE2JS's DFA this module reads: its budget, what is left of it, its classes, its reset. */
@@ -284,10 +283,9 @@ function engineOver(re2: Re2Module): PatternEngine {
     charge(entry.cost, `pattern:${pattern}`);
     return entry.compiled;
   };
-  const compiling = <T>(run: () => T, listing?: CompileAccount): T => {
+  const compiling = <T>(run: () => T, charged: readonly CompileAccount[]): T => {
     const outer = accounts;
-    const schema = new CompileAccount(MAX_SCHEMA_PATTERN_COST, "the schema's patterns");
-    accounts = listing === undefined ? [schema] : [schema, listing];
+    accounts = charged;
     try {
       return run();
     } finally {
@@ -328,7 +326,7 @@ let loaded: Promise<PatternEngine> | undefined;
  * const regExp = await linearTimePatterns();
  * const client = new Client(
  *   { name: "my-agent", version: "1.0.0" },
- *   { jsonSchemaValidator: new AjvJsonSchemaValidator(new Ajv({ strict: false, code: { regExp } })) },
+ *   { jsonSchemaValidator: new AjvJsonSchemaValidator(new Ajv({ strict: false, inlineRefs: false, code: { regExp, optimize: false } })) },
  * );
  */
 export function linearTimePatterns(): Promise<PatternEngine> {

@@ -1,0 +1,122 @@
+/**
+ * What a server's schema costs to compile before any pattern: Ajv writes code
+ * for each object, so the objects are counted and paid for before Ajv reads
+ * the schema, whichever engine runs its patterns; and a `$ref` is compiled
+ * once, not pasted into every place that uses it.
+ */
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { compileArgumentCheck, loadAjv } from "./json-schema-check.ts";
+import { linearTimePatterns } from "./linear-patterns.ts";
+import { CompileAccount, MAX_SCHEMA_COMPILE_COST, SCHEMA_OBJECT_COST } from "./pattern-budgets.ts";
+import { schemaObjects } from "./schema-structure.ts";
+
+const engine = await linearTimePatterns();
+const ajv = await loadAjv();
+const MOST_OBJECTS = MAX_SCHEMA_COMPILE_COST / SCHEMA_OBJECT_COST;
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** An object schema of `count` string properties: `count + 2` objects. */
+function flat(count: number, property: (index: number) => object = () => ({ type: "string" })) {
+  return {
+    type: "object",
+    properties: Object.fromEntries(
+      Array.from({ length: count }, (_, index) => [`p${index}`, property(index)]),
+    ),
+  };
+}
+
+/** Counts Ajv's compiles of every dialect's class. */
+function spyOnAjvCompiles(): () => number {
+  const spies = [ajv.draft07, ajv.draft2019, ajv.draft2020].map((Class) =>
+    vi.spyOn(Class.prototype, "compile"),
+  );
+  return () => spies.reduce((sum, spy) => sum + spy.mock.calls.length, 0);
+}
+
+describe("schemaObjects", () => {
+  test.each([
+    ["a bare object", {}, 1],
+    ["an object with two properties", flat(2), 4],
+    ["arrays are walked, not counted", { anyOf: [{}, {}, [{}]] }, 4],
+    ["primitives are not counted", { type: "string", enum: ["a", 1, null, true] }, 1],
+    ["not an object", "string", 0],
+  ])("%s", (_what, schema, expected) => {
+    expect(schemaObjects(schema, 100)).toBe(expected);
+  });
+
+  test("stops once the count passes the limit", () => {
+    expect(schemaObjects(flat(10_000), 50)).toBe(51);
+  });
+
+  test("attack: a value that refers to itself ends at the limit", () => {
+    const looped: Record<string, unknown> = { type: "object" };
+    looped.properties = { self: looped };
+    expect(schemaObjects(looped, 1_000)).toBe(1_001);
+  });
+
+  test("attack: 100,000 levels deep are counted without recursion", () => {
+    let schema: object = { type: "string" };
+    for (let level = 0; level < 100_000; level += 1) schema = { items: schema };
+    expect(schemaObjects(schema, 1_000_000)).toBe(100_001);
+  });
+});
+
+describe("compiling a server's schema", () => {
+  test.each([
+    ["the linear-time engine", engine],
+    ["the platform's RegExp", undefined],
+  ])(
+    `attack: over ${MOST_OBJECTS} objects is refused before Ajv reads it (%s)`,
+    (_engine, regExp) => {
+      const compiles = spyOnAjvCompiles();
+      const schema = flat(MOST_OBJECTS);
+      expect(schemaObjects(schema, Number.POSITIVE_INFINITY)).toBe(MOST_OBJECTS + 2);
+      expect(compileArgumentCheck(ajv, schema, regExp)).toEqual({
+        ok: false,
+        reason: `the schema cost more than ${MAX_SCHEMA_COMPILE_COST} to compile (objects, instructions, Unicode classes, rewritten text, Unicode property escapes and look-ups)`,
+      });
+      expect(compiles()).toBe(0);
+    },
+  );
+
+  test(`${MOST_OBJECTS} objects, and no pattern, fit one schema`, () => {
+    const compiled = compileArgumentCheck(ajv, flat(MOST_OBJECTS - 2), engine);
+    expect(compiled.ok).toBe(true);
+  });
+
+  test("a listing's schemas share one budget for their objects", () => {
+    const listing = new CompileAccount(25_000, "the server's schemas, all Tools together,");
+    const reasons = Array.from({ length: 3 }, () => {
+      const compiled = compileArgumentCheck(ajv, flat(998), undefined, listing);
+      return compiled.ok ? "ok" : compiled.reason;
+    });
+    // Each schema is 1,000 objects, 10,000: two fit in 25,000.
+    expect(reasons.slice(0, 2)).toEqual(["ok", "ok"]);
+    expect(reasons[2]).toMatch(/^the server's schemas, all Tools together, cost more than 25000/);
+  });
+
+  test("attack: a definition referenced 100 times is compiled once, not pasted 100 times", () => {
+    // 100 references to a 100-property definition: 6.6 KB of schema, 205 objects. Pasted into
+    // each place that uses it, Ajv wrote about 6 MB of code for it, in over 2 seconds.
+    const schema = {
+      $defs: { entry: flat(100, () => ({ type: "string", maxLength: 5 })) },
+      ...flat(100, () => ({ $ref: "#/$defs/entry" })),
+    };
+    expect(schemaObjects(schema, Number.POSITIVE_INFINITY)).toBe(205);
+    const compiled = compileArgumentCheck(ajv, schema, engine);
+    if (!compiled.ok) throw new Error(compiled.reason);
+    const ajvCompile = vi.spyOn(ajv.draft2020.prototype, "compile");
+    const again = compileArgumentCheck(ajv, schema, engine);
+    expect(again.ok).toBe(true);
+    const validate = ajvCompile.mock.results[0]?.value as { toString(): string };
+    // The generated code, counted: the definition's code once, 100 calls to it.
+    expect(validate.toString().length).toBeLessThan(200_000);
+    expect(compiled.check({ p0: { p0: "short" } })).toBeUndefined();
+    expect(compiled.check({ p0: { p0: "too long" } })).toBe(
+      "arguments/p0/p0 must NOT have more than 5 characters",
+    );
+  });
+});
