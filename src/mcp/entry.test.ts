@@ -14,6 +14,7 @@ const ENTRY_EXPORTS = [
   "MAX_SCHEMA_COMPILE_COST",
   "MAX_LISTING_COMPILE_COST",
   "MAX_CHECK_MILLISECONDS",
+  "MAX_CHECK_STEPS",
   "PatternWorkExceeded",
   "callRegistryTool",
   "createMcpToolServer",

@@ -36,5 +36,6 @@ export {
 } from "./pattern-budgets.ts";
 export type { McpProgressUpdate } from "./request-notices.ts";
 export { MAX_NOTICE_CHARACTERS, reportProgress, sendLogMessage } from "./request-notices.ts";
+export { MAX_CHECK_STEPS } from "./schema-meter.ts";
 export type { McpBridgeOptions } from "./server.ts";
 export { createMcpToolServer, serveToolRegistry } from "./server.ts";

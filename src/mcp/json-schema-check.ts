@@ -4,7 +4,7 @@
  * uses), loaded on first use: an optional peer of `toolbound/mcp`.
  */
 
-import type { ErrorObject, Options, ValidateFunction } from "ajv";
+import type { ErrorObject, KeywordDefinition, Options, ValidateFunction } from "ajv";
 import { cutText, oneLine } from "./bounded-text.ts";
 import type { PatternEngine } from "./linear-patterns.ts";
 import {
@@ -13,6 +13,7 @@ import {
   PatternWorkExceeded,
   SCHEMA_OBJECT_COST,
 } from "./pattern-budgets.ts";
+import { meteredSchema, SchemaWorkExceeded, STEP_KEYWORD, StepMeter } from "./schema-meter.ts";
 import { schemaObjects } from "./schema-structure.ts";
 
 /** The Ajv classes by dialect, loaded once. */
@@ -24,6 +25,7 @@ interface AjvClasses {
 
 interface AjvLike {
   compile(schema: object): ValidateFunction;
+  addKeyword(definition: KeywordDefinition): unknown;
 }
 
 let loaded: Promise<AjvClasses> | undefined;
@@ -141,6 +143,7 @@ export function compileArgumentCheck(
   listing?: CompileAccount,
 ): ArgumentCheck {
   let validate: ValidateFunction;
+  const meter = new StepMeter();
   try {
     // Each schema gets a compile budget of its own (and draws on its listing's, when given),
     // whichever engine runs its patterns: its objects are paid for before Ajv reads it.
@@ -153,11 +156,19 @@ export function compileArgumentCheck(
         ? AJV_OPTIONS
         : { ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code, regExp } };
     const validator = new ajv[dialectOf(schema)](options);
+    // Each application of a schema object counts: `$ref` can apply one exponentially often.
+    validator.addKeyword({
+      keyword: STEP_KEYWORD,
+      schemaType: "boolean",
+      errors: false,
+      validate: meter.step,
+    });
+    const metered = meteredSchema(schema) as Record<string, unknown>;
     const compiling = regExp?.compiling;
     validate =
       compiling === undefined
-        ? validator.compile(schema)
-        : compiling(() => validator.compile(schema), accounts);
+        ? validator.compile(metered)
+        : compiling(() => validator.compile(metered), accounts);
   } catch (thrown) {
     const message = thrown instanceof Error ? thrown.message : "the schema could not be compiled";
     return { ok: false, reason: cutText(oneLine(message), 200, () => "…") };
@@ -171,13 +182,17 @@ export function compileArgumentCheck(
     ok: true,
     check: (input) => {
       let valid: boolean;
+      // Each check gets the whole step and pattern budgets, whatever else ran in this turn.
+      meter.steps = 0;
       try {
-        // Each check gets the whole pattern budget, whatever else ran in this turn.
         valid =
           metered === undefined
             ? validate(input) === true
             : metered(() => validate(input) === true);
       } catch (thrown) {
+        if (thrown instanceof SchemaWorkExceeded) {
+          return `arguments take too long to check against the Tool's schema (${thrown.message}); send fewer values`;
+        }
         if (!(thrown instanceof PatternWorkExceeded)) throw thrown;
         return `arguments take too long to check against the Tool's patterns (${thrown.message}); send shorter or fewer strings`;
       }

@@ -1,0 +1,162 @@
+/**
+ * Each check of a model's arguments counts the schema objects Ajv applies,
+ * and stops past MAX_CHECK_STEPS: a `$ref` chain that applies its last
+ * definition exponentially often, or an `anyOf` of many branches over many
+ * items, is answered at once, with either pattern engine, and the marks that
+ * count change nothing a schema means.
+ */
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { compileArgumentCheck, loadAjv } from "./json-schema-check.ts";
+import { linearTimePatterns } from "./linear-patterns.ts";
+import { MAX_CHECK_STEPS, meteredSchema, STEP_KEYWORD } from "./schema-meter.ts";
+
+const engine = await linearTimePatterns();
+const ajv = await loadAjv();
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** Counts every step the checks compiled from now on take. */
+function countSteps(): () => number {
+  let steps = 0;
+  for (const Class of [ajv.draft07, ajv.draft2019, ajv.draft2020]) {
+    const addKeyword = Class.prototype.addKeyword;
+    vi.spyOn(Class.prototype, "addKeyword").mockImplementation(function (this: unknown, ...args) {
+      const definition = args[0] as {
+        keyword?: unknown;
+        validate?: (...args: unknown[]) => boolean;
+      };
+      const step = definition.validate;
+      if (definition.keyword !== STEP_KEYWORD || step === undefined) {
+        return Reflect.apply(addKeyword, this, args);
+      }
+      const counted = (...stepArgs: unknown[]) => {
+        steps += 1;
+        return step(...stepArgs);
+      };
+      return Reflect.apply(addKeyword, this, [{ ...definition, validate: counted }]);
+    });
+  }
+  return () => steps;
+}
+
+function checkOf(schema: Record<string, unknown>, regExp = engine) {
+  const compiled = compileArgumentCheck(ajv, schema, regExp);
+  if (!compiled.ok) throw new Error(compiled.reason);
+  return compiled.check;
+}
+
+const REFUSAL = `arguments take too long to check against the Tool's schema (checking them applies the schema's objects over ${MAX_CHECK_STEPS} times); send fewer values`;
+
+/** `d0` applies `d1` twice, which applies `d2` twice…: 2^levels applications of the last. */
+function doubling(levels: number): Record<string, unknown> {
+  const $defs: Record<string, unknown> = {};
+  for (let level = 0; level < levels; level += 1) {
+    const next = { $ref: `#/$defs/d${level + 1}` };
+    $defs[`d${level}`] = { allOf: [next, next] };
+  }
+  $defs[`d${levels}`] = { type: "number" };
+  return { $defs, type: "object", properties: { x: { $ref: "#/$defs/d0" } } };
+}
+
+describe("attacks on the check's work", () => {
+  test.each([
+    ["the linear-time engine", engine],
+    ["the platform's RegExp", undefined],
+  ])("a $ref chain doubling 60 times stops past the bound (%s)", (_engine, regExp) => {
+    // 2^60 applications of the last definition to the value 1, from a schema of 3 KB.
+    const steps = countSteps();
+    const check = checkOf(doubling(60), regExp);
+    expect(check({ x: 1 })).toBe(REFUSAL);
+    expect(steps()).toBe(MAX_CHECK_STEPS + 1);
+    // The next check has the whole budget again, and stops at the same place.
+    expect(check({ x: 1 })).toBe(REFUSAL);
+    expect(steps()).toBe(2 * (MAX_CHECK_STEPS + 1));
+  });
+
+  test("an anyOf of 900 branches over 10,000 items stops past the bound", () => {
+    const steps = countSteps();
+    const branches = Array.from({ length: 900 }, (_, index) => ({ required: [`k${index}`] }));
+    const check = checkOf({
+      type: "object",
+      properties: { rows: { type: "array", items: { anyOf: branches } } },
+    });
+    const rows = Array.from({ length: 10_000 }, () => ({ k899: 1 }));
+    expect(check({ rows })).toBe(REFUSAL);
+    expect(steps()).toBe(MAX_CHECK_STEPS + 1);
+  });
+
+  test("10,000 records of six fields are checked whole, within the bound", () => {
+    const steps = countSteps();
+    const fields = ["id", "name", "email", "age", "city", "active"];
+    const check = checkOf({
+      type: "object",
+      properties: {
+        rows: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: Object.fromEntries(fields.map((field) => [field, { type: "string" }])),
+            required: fields,
+          },
+        },
+      },
+    });
+    const row = Object.fromEntries(fields.map((field) => [field, "x"]));
+    expect(check({ rows: Array.from({ length: 10_000 }, () => row) })).toBeUndefined();
+    // The root, the array, and each record with its six fields.
+    expect(steps()).toBe(2 + 10_000 * 7);
+    expect(steps()).toBeLessThan(MAX_CHECK_STEPS);
+  });
+});
+
+describe("the marks change nothing a schema means", () => {
+  test("schema objects are marked; maps, data and the server's schema are not", () => {
+    const schema = {
+      type: "object",
+      properties: { enum: { type: "string" }, list: { items: { const: { a: 1 } } } },
+      patternProperties: { "^x": { type: "number" } },
+      $defs: { d: { anyOf: [{ type: "null" }] } },
+      enum: [{ a: 1 }],
+      "x-vendor": { nested: {} },
+    };
+    const before = JSON.stringify(schema);
+    expect(meteredSchema(schema)).toEqual({
+      type: "object",
+      properties: {
+        enum: { type: "string", [STEP_KEYWORD]: true },
+        list: { items: { const: { a: 1 }, [STEP_KEYWORD]: true }, [STEP_KEYWORD]: true },
+      },
+      patternProperties: { "^x": { type: "number", [STEP_KEYWORD]: true } },
+      $defs: { d: { anyOf: [{ type: "null", [STEP_KEYWORD]: true }], [STEP_KEYWORD]: true } },
+      enum: [{ a: 1 }],
+      // Under an unknown keyword too: a $ref may point there.
+      "x-vendor": { nested: { [STEP_KEYWORD]: true }, [STEP_KEYWORD]: true },
+      [STEP_KEYWORD]: true,
+    });
+    expect(JSON.stringify(schema)).toBe(before);
+  });
+
+  test.each([
+    [
+      "a property named like the mark, under additionalProperties: false",
+      { [STEP_KEYWORD]: true },
+      'arguments must NOT have additional properties ("x-toolbound-step")',
+    ],
+    [
+      "an enum of objects, matched exactly",
+      { choice: { a: 1, [STEP_KEYWORD]: true } },
+      "arguments/choice must be equal to one of the allowed values",
+    ],
+    ["the same enum's own value", { choice: { a: 1 } }, undefined],
+  ])("%s", (_what, input, expected) => {
+    const check = checkOf({
+      type: "object",
+      properties: { choice: { enum: [{ a: 1 }] } },
+      patternProperties: { "^c": true },
+      additionalProperties: false,
+    });
+    expect(check(input)).toBe(expected);
+  });
+});
