@@ -165,7 +165,8 @@ test("a listing's patterns share one compile budget: the Tool that passes it is 
   expect(refused).toBeLessThan(30);
 });
 
-test("the SDK client's own output check runs on the same engine when given it", async () => {
+test("structured content is checked by fromMcpClient on its engine, not by the client's validator", async () => {
+  // The client's default validator would run the hostile pattern on the platform's engine.
   const native = countNativeMatches(HOSTILE);
   const server = new Server({ name: "hostile", version: "1.0.0" }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
@@ -182,13 +183,7 @@ test("the SDK client's own output check runs on the same engine when given it", 
     content: [],
     structuredContent: { v: value },
   }));
-  const regExp = await linearTimePatterns();
-  const client = new Client(
-    { name: "agent", version: "1.0.0" },
-    {
-      jsonSchemaValidator: new AjvJsonSchemaValidator(new Ajv({ strict: false, code: { regExp } })),
-    },
-  );
+  const client = new Client({ name: "agent", version: "1.0.0" });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   await client.connect(clientSide);
@@ -200,7 +195,47 @@ test("the SDK client's own output check runs on the same engine when given it", 
     const refused = await call(tools, {});
     expect(refused.isError).toBe(true);
     expect(JSON.parse(refused.content).error.message).toMatch(
-      /does not match the tool's output schema/,
+      /^the server's structured content does not match the Tool's output schema: structuredContent\/v must match pattern/,
+    );
+    expect(native.count()).toBe(0);
+  } finally {
+    await client.close();
+  }
+});
+
+test("the SDK client's own output check runs on the same engine when given it", async () => {
+  // For the host's own calls of client.callTool: the engine serves the client's Ajv too.
+  const native = countNativeMatches(HOSTILE);
+  const server = new Server({ name: "hostile", version: "1.0.0" }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [
+      {
+        name: "lookup",
+        inputSchema: { type: "object" },
+        outputSchema: { type: "object", properties: { v: { type: "string", pattern: HOSTILE } } },
+      },
+    ],
+  }));
+  server.setRequestHandler(CallToolRequestSchema, () => ({
+    content: [],
+    structuredContent: { v: `${"a".repeat(50_000)}!` },
+  }));
+  const regExp = await linearTimePatterns();
+  const client = new Client(
+    { name: "agent", version: "1.0.0" },
+    {
+      jsonSchemaValidator: new AjvJsonSchemaValidator(
+        new Ajv({ strict: false, inlineRefs: false, code: { regExp, optimize: false } }),
+      ),
+    },
+  );
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  await client.connect(clientSide);
+  try {
+    await client.listTools();
+    await expect(client.callTool({ name: "lookup", arguments: {} })).rejects.toThrow(
+      /Structured content does not match the tool's output schema/,
     );
     expect(native.count()).toBe(0);
   } finally {

@@ -9,6 +9,8 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
   type CallToolResult,
+  CallToolResultSchema,
+  ListToolsResultSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import {
@@ -17,7 +19,7 @@ import {
   defineTool,
   ToolContractError,
 } from "../../course/src/index.ts";
-import { compileArgumentCheck, loadAjv } from "./json-schema-check.ts";
+import { compileArgumentCheck, compileOutputCheck, loadAjv } from "./json-schema-check.ts";
 import { linearTimePatterns } from "./linear-patterns.ts";
 import {
   type ClientSettings,
@@ -59,11 +61,18 @@ export interface McpClientTools {
 
 type ListedTool = Awaited<ReturnType<Client["listTools"]>>["tools"][number];
 
+/** A Tool's checks: of the model's arguments, and of the server's structured content when it declares an output schema. */
+interface ToolChecks {
+  readonly input: (input: unknown) => string | undefined;
+  readonly output: ((content: unknown) => string | undefined) | undefined;
+}
+
 /** Whether `value` has the methods of an SDK Client (a copy of the SDK other than ours fits too). */
 function isClient(value: unknown): value is Client {
   if (typeof value !== "object" || value === null) return false;
-  const { listTools, callTool, setNotificationHandler } = value as Record<string, unknown>;
+  const { request, listTools, callTool, setNotificationHandler } = value as Record<string, unknown>;
   return (
+    typeof request === "function" &&
     typeof listTools === "function" &&
     typeof callTool === "function" &&
     typeof setNotificationHandler === "function"
@@ -82,9 +91,13 @@ async function listTools(client: Client, settings: ClientSettings): Promise<List
   for (let page = 0; page <= settings.maxTools; page += 1) {
     let listed: Awaited<ReturnType<Client["listTools"]>>;
     try {
-      listed = await client.listTools(cursor === undefined ? undefined : { cursor }, {
-        timeout: settings.timeoutMs,
-      });
+      // Through `request`, not `listTools`: the SDK's `listTools` compiles every output schema
+      // with the client's own Ajv, in one run and with no budget; ours are compiled below.
+      listed = await client.request(
+        { method: "tools/list", ...(cursor === undefined ? {} : { params: { cursor } }) },
+        ListToolsResultSchema,
+        { timeout: settings.timeoutMs },
+      );
     } catch (thrown) {
       throw new Error(
         `fromMcpClient: tools/list failed: ${requestFailure(thrown, settings.timeoutMs)}`,
@@ -144,7 +157,7 @@ function defineMcpTool(
   client: Client,
   tool: ListedTool,
   name: string,
-  check: (input: unknown) => string | undefined,
+  checks: ToolChecks,
   settings: ClientSettings,
   serverName: string,
 ): AnyCourseTool {
@@ -155,7 +168,7 @@ function defineMcpTool(
     parameters: tool.inputSchema as CourseJsonObject,
     format: settings.format,
     validate: (input) => {
-      const error = check(input);
+      const error = checks.input(input);
       return error === undefined
         ? { ok: true, value: input as Record<string, unknown> }
         : { ok: false, error };
@@ -163,18 +176,34 @@ function defineMcpTool(
     execute: async (args, { signal }) => {
       let result: CallToolResult;
       try {
-        result = (await client.callTool({ name: remoteName, arguments: args }, undefined, {
-          signal,
-          timeout: settings.timeoutMs,
-          resetTimeoutOnProgress: true,
-          onprogress: progressRelay(),
-        })) as CallToolResult;
+        // Through `request`, not `callTool`: the SDK's `callTool` checks structured content
+        // with the client's own validator, which no budget bounds; ours is checked below.
+        result = (await client.request(
+          { method: "tools/call", params: { name: remoteName, arguments: args } },
+          CallToolResultSchema,
+          {
+            signal,
+            timeout: settings.timeoutMs,
+            resetTimeoutOnProgress: true,
+            onprogress: progressRelay(),
+          },
+        )) as CallToolResult;
       } catch (thrown) {
         // Cancelled by the run: the boundary answers with the run's reason, not a failure.
         if (signal.aborted) throw signal.reason;
         throw new Error(requestFailure(thrown, settings.timeoutMs));
       }
       if (result.isError === true) throw new Error(errorResultMessage(result));
+      if (checks.output !== undefined) {
+        // A Tool that declares an output schema answers with structured content that fits it.
+        if (result.structuredContent === undefined) {
+          throw new Error(
+            "the server returned no structured content, though the Tool declares an output schema",
+          );
+        }
+        const mismatch = checks.output(result.structuredContent);
+        if (mismatch !== undefined) throw new Error(mismatch);
+      }
       return resultOutput(result);
     },
   });
@@ -200,11 +229,16 @@ async function defineAll(client: Client, settings: ClientSettings): Promise<AnyC
     }
     if (seen.has(name)) return invalid(`the server lists two Tools named ${quoteName(name)}`);
     seen.add(name);
-    const schemaText = JSON.stringify(tool.inputSchema);
-    if (schemaText.length > settings.maxSchemaCharacters) {
-      return invalid(
-        `Tool ${quoteName(tool.name)}: its inputSchema has ${schemaText.length} characters, over maxSchemaCharacters (${settings.maxSchemaCharacters})`,
-      );
+    for (const [field, schema] of [
+      ["inputSchema", tool.inputSchema],
+      ["outputSchema", tool.outputSchema],
+    ] as const) {
+      const schemaText = schema === undefined ? "" : JSON.stringify(schema);
+      if (schemaText.length > settings.maxSchemaCharacters) {
+        return invalid(
+          `Tool ${quoteName(tool.name)}: its ${field} has ${schemaText.length} characters, over maxSchemaCharacters (${settings.maxSchemaCharacters})`,
+        );
+      }
     }
     return { tool, name };
   });
@@ -217,13 +251,23 @@ async function defineAll(client: Client, settings: ClientSettings): Promise<AnyC
   for (const { tool, name } of named) {
     // Between Tools, whatever else is waiting runs: a listing's schemas compile one at a time.
     if (definitions.length > 0) await new Promise((resolve) => setImmediate(resolve));
-    const compiled = compileArgumentCheck(ajv, tool.inputSchema, regExp, listing);
-    if (!compiled.ok) {
+    const input = compileArgumentCheck(ajv, tool.inputSchema, regExp, listing);
+    if (!input.ok) {
       return invalid(
-        `Tool ${quoteName(tool.name)}: its inputSchema cannot be checked: ${compiled.reason}`,
+        `Tool ${quoteName(tool.name)}: its inputSchema cannot be checked: ${input.reason}`,
       );
     }
-    definitions.push(defineMcpTool(client, tool, name, compiled.check, settings, serverName));
+    const output =
+      tool.outputSchema === undefined
+        ? undefined
+        : compileOutputCheck(ajv, tool.outputSchema, regExp, listing);
+    if (output !== undefined && !output.ok) {
+      return invalid(
+        `Tool ${quoteName(tool.name)}: its outputSchema cannot be checked: ${output.reason}`,
+      );
+    }
+    const checks = { input: input.check, output: output?.check };
+    definitions.push(defineMcpTool(client, tool, name, checks, settings, serverName));
   }
   return definitions;
 }
@@ -256,18 +300,23 @@ async function defineAll(client: Client, settings: ClientSettings): Promise<AnyC
  *   The registry's output budgets and spill hook bound it like any Tool's
  *   output, and the definitions' `format` is `"text"` unless `format` says
  *   otherwise;
+ * - checks the result's `structuredContent` against the Tool's
+ *   `outputSchema`, when it declares one, within the same budgets (the
+ *   client's own validator is never used: lists and calls go through its
+ *   `request`);
  * - fails (`TOOL_EXECUTION_FAILED`, message at most 1,000 code points) on an
- *   `isError` result (with the server's text), a timeout, a closed
- *   connection or crashed server, an error response and a malformed result.
+ *   `isError` result (with the server's text), structured content missing or
+ *   not matching a declared output schema, a timeout, a closed connection or
+ *   crashed server, an error response and a malformed result.
  *
  * Tools that must run as tasks (`execution.taskSupport: "required"`) are
  * left out. Rejects with a TypeError for a value that is not a client or an
  * invalid option; ToolContractError INVALID_TOOL_DEFINITION for a name, a
- * duplicate, a schema over `maxSchemaCharacters` or one Ajv cannot compile
- * (a pattern the linear-time engine cannot run or bound, a schema or a
- * listing whose patterns cost too much to compile, re2js missing for a schema
- * with a pattern: exclude such a Tool), or more than `maxTools` Tools; an
- * Error when `tools/list` fails or ajv is not installed.
+ * duplicate, an input or output schema over `maxSchemaCharacters` or one Ajv
+ * cannot compile (a pattern the linear-time engine cannot run or bound, a
+ * schema or a listing that costs too much to compile, re2js missing for a
+ * schema with a pattern: exclude such a Tool), or more than `maxTools` Tools;
+ * an Error when `tools/list` fails or ajv is not installed.
  *
  * @example
  * const client = new Client({ name: "my-agent", version: "1.0.0" });

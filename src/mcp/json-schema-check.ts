@@ -97,51 +97,50 @@ function dialectOf(schema: Readonly<Record<string, unknown>>): keyof AjvClasses 
  */
 export const MAX_ARGUMENT_ERROR_CHARACTERS = 500;
 
-/** One readable line for the first error: where it is, what is wrong, and the offending key if any. */
-function describeError(error: ErrorObject | undefined): string {
-  if (error === undefined) return "arguments do not match the Tool's input schema";
-  const where = error.instancePath === "" ? "arguments" : `arguments${error.instancePath}`;
+/**
+ * One readable line for the first error: where it is (under `subject`), what
+ * is wrong, and the offending key if any.
+ */
+function describeError(
+  error: ErrorObject | undefined,
+  subject: "arguments" | "structuredContent",
+): string {
+  if (error === undefined && subject === "arguments") {
+    return "arguments do not match the Tool's input schema";
+  }
+  if (error === undefined) return `${subject} does not match the Tool's schema`;
+  const where = error.instancePath === "" ? subject : `${subject}${error.instancePath}`;
   const params = error.params as { additionalProperty?: unknown; missingProperty?: unknown };
   const key = params.additionalProperty ?? undefined;
   const detail = typeof key === "string" ? ` (${JSON.stringify(cutText(key, 64, () => "…"))})` : "";
   return `${where} ${error.message ?? "is invalid"}${detail}`;
 }
 
-/**
- * What {@link compileArgumentCheck} returns: a synchronous check, or why the schema cannot be used.
- *
- * @example
- * const compiled: ArgumentCheck = compileArgumentCheck(ajv, schema, await linearTimePatterns());
- * if (!compiled.ok) console.error(compiled.reason);
- */
-export type ArgumentCheck =
-  | { readonly ok: true; readonly check: (input: unknown) => string | undefined }
+/** What one check of a value found: valid, the first error, or work past a budget. */
+type Verdict =
+  | { readonly kind: "valid" }
+  | { readonly kind: "invalid"; readonly error: ErrorObject | undefined }
+  | { readonly kind: "too-long"; readonly against: "schema" | "patterns"; readonly why: string };
+
+/** A compiled schema's check, or why the schema cannot be used. */
+type CompiledSchema =
+  | { readonly ok: true; readonly check: (value: unknown) => Verdict }
   | { readonly ok: false; readonly reason: string };
 
 /**
- * Compiles `schema` in the dialect it declares, in an Ajv instance of its
- * own (so one Tool's `$id` or `$ref` never meets another's). The check
- * answers undefined for valid input, else one line (at most
- * {@link MAX_ARGUMENT_ERROR_CHARACTERS} code points) about the first error.
- * A schema Ajv cannot compile (a `$ref` to another document, an `$async`
- * schema, a malformed keyword, a pattern `regExp` refuses) is answered with
- * the reason, and so is one over its compile budget
- * ({@link MAX_SCHEMA_COMPILE_COST}: its objects, then its patterns) or past
- * what is left of `listing`'s, when given. `regExp` runs the schema's
- * patterns (see linear-patterns.ts), each check within its own budget;
- * undefined: the platform's RegExp. A check past
- * the patterns' budgets answers that the arguments take too long to check.
- *
- * @example
- * const compiled = compileArgumentCheck(await loadAjv(), { type: "object", required: ["path"] }, await linearTimePatterns());
- * compiled.ok && compiled.check({}); // "arguments must have required property 'path'"
+ * Compiles a server's `schema` in the dialect it declares, in an Ajv instance
+ * of its own (so one Tool's `$id` or `$ref` never meets another's), within
+ * its compile budget ({@link MAX_SCHEMA_COMPILE_COST}: its objects, paid for
+ * before Ajv reads it, then its patterns) and what is left of `listing`'s,
+ * when given. Each check counts the schema objects it applies (see
+ * schema-meter.ts) and runs the patterns within their budgets.
  */
-export function compileArgumentCheck(
+function compileSchema(
   ajv: AjvClasses,
   schema: Readonly<Record<string, unknown>>,
   regExp: PatternEngine | undefined,
-  listing?: CompileAccount,
-): ArgumentCheck {
+  listing: CompileAccount | undefined,
+): CompiledSchema {
   let validate: ValidateFunction;
   const meter = new StepMeter();
   try {
@@ -180,29 +179,111 @@ export function compileArgumentCheck(
   const metered = regExp?.metered;
   return {
     ok: true,
-    check: (input) => {
+    check: (value) => {
       let valid: boolean;
       // Each check gets the whole step and pattern budgets, whatever else ran in this turn.
       meter.steps = 0;
       try {
         valid =
           metered === undefined
-            ? validate(input) === true
-            : metered(() => validate(input) === true);
+            ? validate(value) === true
+            : metered(() => validate(value) === true);
       } catch (thrown) {
         if (thrown instanceof SchemaWorkExceeded) {
-          return `arguments take too long to check against the Tool's schema (${thrown.message}); send fewer values`;
+          return { kind: "too-long", against: "schema", why: thrown.message };
         }
         if (!(thrown instanceof PatternWorkExceeded)) throw thrown;
-        return `arguments take too long to check against the Tool's patterns (${thrown.message}); send shorter or fewer strings`;
+        return { kind: "too-long", against: "patterns", why: thrown.message };
       }
-      return valid
-        ? undefined
-        : cutText(
-            oneLine(describeError(validate.errors?.[0])),
-            MAX_ARGUMENT_ERROR_CHARACTERS,
-            () => "…",
-          );
+      return valid ? { kind: "valid" } : { kind: "invalid", error: validate.errors?.[0] };
+    },
+  };
+}
+
+/**
+ * What {@link compileArgumentCheck} returns: a synchronous check, or why the schema cannot be used.
+ *
+ * @example
+ * const compiled: ArgumentCheck = compileArgumentCheck(ajv, schema, await linearTimePatterns());
+ * if (!compiled.ok) console.error(compiled.reason);
+ */
+export type ArgumentCheck =
+  | { readonly ok: true; readonly check: (input: unknown) => string | undefined }
+  | { readonly ok: false; readonly reason: string };
+
+/**
+ * Compiles a Tool's `inputSchema` (see {@link compileSchema} for the
+ * budgets). The check answers undefined for valid arguments, else one line
+ * (at most {@link MAX_ARGUMENT_ERROR_CHARACTERS} code points) about the
+ * first error, or that the arguments take too long to check. A schema Ajv
+ * cannot compile (a `$ref` to another document, an `$async` schema, a
+ * malformed keyword, a pattern `regExp` refuses) or over a budget is
+ * answered with the reason. `regExp` runs the schema's patterns (see
+ * linear-patterns.ts); undefined: the platform's RegExp.
+ *
+ * @example
+ * const compiled = compileArgumentCheck(await loadAjv(), { type: "object", required: ["path"] }, await linearTimePatterns());
+ * compiled.ok && compiled.check({}); // "arguments must have required property 'path'"
+ */
+export function compileArgumentCheck(
+  ajv: AjvClasses,
+  schema: Readonly<Record<string, unknown>>,
+  regExp: PatternEngine | undefined,
+  listing?: CompileAccount,
+): ArgumentCheck {
+  const compiled = compileSchema(ajv, schema, regExp, listing);
+  if (!compiled.ok) return compiled;
+  return {
+    ok: true,
+    check: (input) => {
+      const verdict = compiled.check(input);
+      if (verdict.kind === "valid") return undefined;
+      if (verdict.kind === "too-long") {
+        return verdict.against === "schema"
+          ? `arguments take too long to check against the Tool's schema (${verdict.why}); send fewer values`
+          : `arguments take too long to check against the Tool's patterns (${verdict.why}); send shorter or fewer strings`;
+      }
+      return cutText(
+        oneLine(describeError(verdict.error, "arguments")),
+        MAX_ARGUMENT_ERROR_CHARACTERS,
+        () => "…",
+      );
+    },
+  };
+}
+
+/**
+ * Compiles a Tool's `outputSchema`, within the same budgets as its input
+ * schema (and its listing's). The check answers undefined for structured
+ * content that matches, else why not, as one line: the server's fault, for
+ * the Tool's failure.
+ *
+ * @example
+ * const compiled = compileOutputCheck(await loadAjv(), { type: "object", required: ["sum"] }, undefined);
+ * compiled.ok && compiled.check({}); // "the server's structured content does not match the Tool's output schema: structuredContent must have required property 'sum'"
+ */
+export function compileOutputCheck(
+  ajv: AjvClasses,
+  schema: Readonly<Record<string, unknown>>,
+  regExp: PatternEngine | undefined,
+  listing?: CompileAccount,
+): ArgumentCheck {
+  const compiled = compileSchema(ajv, schema, regExp, listing);
+  if (!compiled.ok) return compiled;
+  return {
+    ok: true,
+    check: (content) => {
+      const verdict = compiled.check(content);
+      if (verdict.kind === "valid") return undefined;
+      if (verdict.kind === "too-long") {
+        return `the server's structured content takes too long to check against the Tool's output schema (${verdict.why})`;
+      }
+      const line = cutText(
+        oneLine(describeError(verdict.error, "structuredContent")),
+        MAX_ARGUMENT_ERROR_CHARACTERS,
+        () => "…",
+      );
+      return `the server's structured content does not match the Tool's output schema: ${line}`;
     },
   };
 }

@@ -26,7 +26,7 @@ export type McpToolFilter = readonly string[] | ((name: string) => boolean);
  *   all of them.
  * - `maxDescriptionCharacters`: a longer description is cut, ending with a
  *   marker that says how long it was. 100 to 100,000; default 4,096.
- * - `maxSchemaCharacters`: a Tool whose `inputSchema`, written as JSON, is
+ * - `maxSchemaCharacters`: a Tool whose `inputSchema` or `outputSchema`, written as JSON, is
  *   longer is refused. 1,000 to 10,000,000; default 200,000.
  * - `maxTools`: more Tools than this (after the filters) are refused, and
  *   listing stops after as many pages. 1 to 10,000; default 1,000.

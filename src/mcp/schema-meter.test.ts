@@ -47,7 +47,7 @@ function checkOf(schema: Record<string, unknown>, regExp = engine) {
   return compiled.check;
 }
 
-const REFUSAL = `arguments take too long to check against the Tool's schema (checking them applies the schema's objects over ${MAX_CHECK_STEPS} times); send fewer values`;
+const REFUSAL = `arguments take too long to check against the Tool's schema (the check applies the schema's objects over ${MAX_CHECK_STEPS} times); send fewer values`;
 
 /** `d0` applies `d1` twice, which applies `d2` twice…: 2^levels applications of the last. */
 function doubling(levels: number): Record<string, unknown> {

@@ -93,7 +93,7 @@ export class StepMeter {
     this.steps += 1;
     if (this.steps > MAX_CHECK_STEPS) {
       throw new SchemaWorkExceeded(
-        `checking them applies the schema's objects over ${MAX_CHECK_STEPS} times`,
+        `the check applies the schema's objects over ${MAX_CHECK_STEPS} times`,
       );
     }
     return true;
