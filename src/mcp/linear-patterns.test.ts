@@ -255,6 +255,17 @@ describe("reading patterns", () => {
     expect(spy.programs).toHaveLength(0);
   });
 
+  test("attack: a pattern RE2JS would build to 1,400,000 instructions is refused before it is built", () => {
+    // 1,400 characters: RE2JS writes the group out 1,000 times (a second and 270 MB), and
+    // only then did the instruction bound refuse the program.
+    const spy = spyOnRe2();
+    const pattern = `(?:${"a?".repeat(698)}){1000}`;
+    expect(() => engine(pattern, "u")).toThrow(
+      /would compile to about 1396002 instructions, over 5000$/,
+    );
+    expect(spy.programs).toHaveLength(0);
+  });
+
   test("eight distinct ordinary patterns with property escapes fit one schema", () => {
     // Names in any script: each pattern costs about 2,000, mostly its Unicode classes (the
     // DFA's tables); its three escapes are 150 of it. The same pattern repeated is paid once.

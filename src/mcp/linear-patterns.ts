@@ -15,6 +15,7 @@ import {
   PROPERTY_SCAN_COST,
   propertyEscapes,
 } from "./pattern-budgets.ts";
+import { estimatePatternSize } from "./pattern-size.ts";
 import { PatternRefusal, type PlatformQuestions, toRe2Syntax } from "./pattern-translation.ts";
 import { isKnownProperty, propertyRanges } from "./unicode-properties.ts";
 
@@ -229,6 +230,15 @@ function engineOver(re2: Re2Module): PatternEngine {
     // JSON Schema patterns are ECMAScript's: one the platform refuses is refused here too
     // (building a RegExp parses it; nothing is matched).
     new NativeRegExp(pattern, "u");
+    // RE2JS writes `x{n,m}` out in full and compiles programs of a million instructions: one
+    // estimated far past the bound is refused before it is built (twice the bound: the
+    // estimate counts an alternative of single characters at more than RE2's class costs).
+    const estimate = estimatePatternSize(pattern);
+    if (estimate > 2 * MAX_PATTERN_INSTRUCTIONS) {
+      throw new Error(
+        `pattern ${quote(pattern)} would compile to about ${estimate} instructions, over ${MAX_PATTERN_INSTRUCTIONS}`,
+      );
+    }
     let source: string;
     try {
       // Stopped as soon as the text passes the cap: a 4,096-character `[\p{ID_Continue}…]` was
