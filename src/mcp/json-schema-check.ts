@@ -15,6 +15,7 @@ import {
 } from "./pattern-budgets.ts";
 import { meteredSchema, SchemaWorkExceeded, STEP_KEYWORD, StepMeter } from "./schema-meter.ts";
 import { schemaObjects } from "./schema-structure.ts";
+import { UNIQUE_KEYWORD, uniqueItems } from "./unique-items.ts";
 
 /** The Ajv classes by dialect, loaded once. */
 interface AjvClasses {
@@ -161,6 +162,13 @@ function compileSchema(
       schemaType: "boolean",
       errors: false,
       validate: meter.step,
+    });
+    validator.addKeyword({
+      keyword: UNIQUE_KEYWORD,
+      type: "array",
+      schemaType: "boolean",
+      errors: true,
+      validate: uniqueItems,
     });
     const metered = meteredSchema(schema) as Record<string, unknown>;
     const compiling = regExp?.compiling;

@@ -21,6 +21,8 @@
  */
 export const MAX_CHECK_STEPS = 100_000;
 
+import { UNIQUE_KEYWORD } from "./unique-items.ts";
+
 /** The keyword each schema object of the compiled copy carries: applying the object counts a step. */
 export const STEP_KEYWORD = "x-toolbound-step";
 
@@ -43,7 +45,8 @@ const MAP_KEYWORDS = new Set([
  * {@link STEP_KEYWORD}: objects under keywords of schemas and under unknown
  * keywords alike (a `$ref` may point anywhere in the document), never the
  * maps of `properties`-like keywords or the values of data keywords (`enum`,
- * `const`, `default`, `examples`). The server's schema is left unchanged.
+ * `const`, `default`, `examples`); and `uniqueItems: true` becomes
+ * `UNIQUE_KEYWORD` (unique-items.ts). The server's schema is left unchanged.
  * Recursive: call it on a schema whose objects were counted and bounded.
  *
  * @example
@@ -62,6 +65,8 @@ function copy(value: unknown, isMap: boolean): unknown {
     // In a map every value is a schema, whatever its name ("enum" may name a property).
     if (isMap) result[key] = copy(item, false);
     else if (DATA_KEYWORDS.has(key)) result[key] = item;
+    // Ajv's own compares every pair of items: checked in linear time instead (unique-items.ts).
+    else if (key === "uniqueItems" && item === true) result[UNIQUE_KEYWORD] = true;
     else result[key] = copy(item, MAP_KEYWORDS.has(key));
   }
   if (!isMap) result[STEP_KEYWORD] = true;
