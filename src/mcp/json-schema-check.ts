@@ -13,8 +13,14 @@ import {
   PatternWorkExceeded,
   SCHEMA_OBJECT_COST,
 } from "./pattern-budgets.ts";
-import { meteredSchema, SchemaWorkExceeded, STEP_KEYWORD, StepMeter } from "./schema-meter.ts";
-import { schemaObjects } from "./schema-structure.ts";
+import {
+  MAX_CHECK_STEPS,
+  meteredSchema,
+  SchemaWorkExceeded,
+  STEP_KEYWORD,
+  StepMeter,
+} from "./schema-meter.ts";
+import { jsonValues, schemaObjects } from "./schema-structure.ts";
 import { UNIQUE_KEYWORD, uniqueItems } from "./unique-items.ts";
 
 /** The Ajv classes by dialect, loaded once. */
@@ -121,7 +127,21 @@ function describeError(
 type Verdict =
   | { readonly kind: "valid" }
   | { readonly kind: "invalid"; readonly error: ErrorObject | undefined }
-  | { readonly kind: "too-long"; readonly against: "schema" | "patterns"; readonly why: string };
+  | { readonly kind: "too-long"; readonly against: "patterns"; readonly why: string }
+  | {
+      readonly kind: "too-long";
+      readonly against: "schema";
+      readonly why: string;
+      /** The values checked, when so few that only the schema's `$ref`s can explain the work. */
+      readonly multiplied: number | undefined;
+    };
+
+/**
+ * How many times over a schema must apply its objects, on average, to each
+ * value before its work is put down to the schema: without `$ref`, a schema
+ * applies each of its objects at most once to each value.
+ */
+const MULTIPLIED = 10;
 
 /** A compiled schema's check, or why the schema cannot be used. */
 type CompiledSchema =
@@ -143,13 +163,14 @@ function compileSchema(
   listing: CompileAccount | undefined,
 ): CompiledSchema {
   let validate: ValidateFunction;
+  let objects = 0;
   const meter = new StepMeter();
   try {
     // Each schema gets a compile budget of its own (and draws on its listing's, when given),
     // whichever engine runs its patterns: its objects are paid for before Ajv reads it.
     const schemaAccount = new CompileAccount(MAX_SCHEMA_COMPILE_COST, "the schema");
     const accounts = listing === undefined ? [schemaAccount] : [schemaAccount, listing];
-    const objects = schemaObjects(schema, MAX_SCHEMA_COMPILE_COST / SCHEMA_OBJECT_COST);
+    objects = schemaObjects(schema, MAX_SCHEMA_COMPILE_COST / SCHEMA_OBJECT_COST);
     for (const account of accounts) account.charge(objects * SCHEMA_OBJECT_COST, undefined);
     const options =
       regExp === undefined
@@ -198,7 +219,12 @@ function compileSchema(
             : metered(() => validate(value) === true);
       } catch (thrown) {
         if (thrown instanceof SchemaWorkExceeded) {
-          return { kind: "too-long", against: "schema", why: thrown.message };
+          // Values x objects far under the steps taken: the schema's definitions apply each
+          // other many times over, whatever the value (2^60 times for `{ "x": 1 }`).
+          const few = MAX_CHECK_STEPS / MULTIPLIED / Math.max(objects, 1);
+          const values = jsonValues(value, few);
+          const multiplied = values <= few ? values : undefined;
+          return { kind: "too-long", against: "schema", why: thrown.message, multiplied };
         }
         if (!(thrown instanceof PatternWorkExceeded)) throw thrown;
         return { kind: "too-long", against: "patterns", why: thrown.message };
@@ -223,7 +249,9 @@ export type ArgumentCheck =
  * Compiles a Tool's `inputSchema` (see {@link compileSchema} for the
  * budgets). The check answers undefined for valid arguments, else one line
  * (at most {@link MAX_ARGUMENT_ERROR_CHARACTERS} code points) about the
- * first error, or that the arguments take too long to check. A schema Ajv
+ * first error, or that the arguments take too long to check; it throws
+ * (the Tool's validation fails) when the schema's `$ref`s multiply its work
+ * on arguments of a few values (see {@link MULTIPLIED}). A schema Ajv
  * cannot compile (a `$ref` to another document, an `$async` schema, a
  * malformed keyword, a pattern `regExp` refuses) or over a budget is
  * answered with the reason. `regExp` runs the schema's patterns (see
@@ -247,9 +275,16 @@ export function compileArgumentCheck(
       const verdict = compiled.check(input);
       if (verdict.kind === "valid") return undefined;
       if (verdict.kind === "too-long") {
-        return verdict.against === "schema"
-          ? `arguments take too long to check against the Tool's schema (${verdict.why}); send fewer values`
-          : `arguments take too long to check against the Tool's patterns (${verdict.why}); send shorter or fewer strings`;
+        if (verdict.against === "patterns") {
+          return `arguments take too long to check against the Tool's patterns (${verdict.why}); send shorter or fewer strings`;
+        }
+        if (verdict.multiplied !== undefined) {
+          // The server's schema is at fault, not the arguments: the Tool's validation fails.
+          throw new Error(
+            `the Tool's input schema cannot check ${verdict.multiplied} values within ${MAX_CHECK_STEPS} steps: its definitions apply each other many times over`,
+          );
+        }
+        return `arguments take too long to check against the Tool's schema (${verdict.why}); send fewer values`;
       }
       return cutText(
         oneLine(describeError(verdict.error, "arguments")),

@@ -6,10 +6,14 @@
  * count change nothing a schema means.
  */
 import { afterEach, describe, expect, test, vi } from "vitest";
+import { executeToolCall, ToolRegistry } from "../../course/src/index.ts";
+import { type ListedTool, useScriptedServers } from "../../test/support/mcp-client.ts";
+import { fromMcpClient } from "./index.ts";
 import { compileArgumentCheck, loadAjv } from "./json-schema-check.ts";
 import { linearTimePatterns } from "./linear-patterns.ts";
 import { MAX_CHECK_STEPS, meteredSchema, STEP_KEYWORD } from "./schema-meter.ts";
 
+const scripted = useScriptedServers();
 const engine = await linearTimePatterns();
 const ajv = await loadAjv();
 
@@ -64,15 +68,39 @@ describe("attacks on the check's work", () => {
   test.each([
     ["the linear-time engine", engine],
     ["the platform's RegExp", undefined],
-  ])("a $ref chain doubling 60 times stops past the bound (%s)", (_engine, regExp) => {
-    // 2^60 applications of the last definition to the value 1, from a schema of 3 KB.
-    const steps = countSteps();
-    const check = checkOf(doubling(60), regExp);
-    expect(check({ x: 1 })).toBe(REFUSAL);
-    expect(steps()).toBe(MAX_CHECK_STEPS + 1);
-    // The next check has the whole budget again, and stops at the same place.
-    expect(check({ x: 1 })).toBe(REFUSAL);
-    expect(steps()).toBe(2 * (MAX_CHECK_STEPS + 1));
+  ])(
+    "a $ref chain doubling 60 times stops past the bound, the schema's fault (%s)",
+    (_engine, regExp) => {
+      // 2^60 applications of the last definition to the value 1, from a schema of 3 KB: the
+      // arguments' two values cannot explain it, so the Tool's validation fails.
+      const steps = countSteps();
+      const check = checkOf(doubling(60), regExp);
+      const MULTIPLIED = `the Tool's input schema cannot check 2 values within ${MAX_CHECK_STEPS} steps: its definitions apply each other many times over`;
+      expect(() => check({ x: 1 })).toThrow(MULTIPLIED);
+      expect(steps()).toBe(MAX_CHECK_STEPS + 1);
+      // The next check has the whole budget again, and stops at the same place.
+      expect(() => check({ x: 1 })).toThrow(MULTIPLIED);
+      expect(steps()).toBe(2 * (MAX_CHECK_STEPS + 1));
+    },
+  );
+
+  test("through fromMcpClient, such a schema is TOOL_VALIDATION_FAILED and nothing is sent", async () => {
+    const { client, log } = await scripted([
+      { name: "lookup", inputSchema: doubling(60) as ListedTool["inputSchema"] },
+    ]);
+    const { tools } = await fromMcpClient(client);
+    const result = await executeToolCall(
+      new ToolRegistry(tools),
+      { type: "toolCall", id: "c1", name: "lookup", arguments: { x: 1 } },
+      new AbortController().signal,
+    );
+    expect(JSON.parse(result.content)).toEqual({
+      error: {
+        code: "TOOL_VALIDATION_FAILED",
+        message: `the Tool's input schema cannot check 2 values within ${MAX_CHECK_STEPS} steps: its definitions apply each other many times over`,
+      },
+    });
+    expect(log.calls).toHaveLength(0);
   });
 
   test("an anyOf of 900 branches over 10,000 items stops past the bound", () => {
