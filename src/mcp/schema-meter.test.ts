@@ -5,6 +5,7 @@
  * items, is answered at once, with either pattern engine, and the marks that
  * count change nothing a schema means.
  */
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { executeToolCall, ToolRegistry } from "../../course/src/index.ts";
 import { type ListedTool, useScriptedServers } from "../../test/support/mcp-client.ts";
@@ -164,6 +165,24 @@ describe("the marks change nothing a schema means", () => {
       [STEP_KEYWORD]: true,
     });
     expect(JSON.stringify(schema)).toBe(before);
+  });
+
+  test("a property named __proto__ stays a property of the copy, with Ajv's own answers", () => {
+    // JSON text makes `__proto__` an own key; an assignment in the copy would make it a prototype.
+    const text =
+      '{"type":"object","properties":{"__proto__":{"type":"string"}},"additionalProperties":false}';
+    const copied = meteredSchema(JSON.parse(text)) as { properties: object };
+    expect(Object.hasOwn(copied.properties, "__proto__")).toBe(true);
+    expect(Object.getPrototypeOf(copied.properties)).toBe(Object.prototype);
+    const check = checkOf(JSON.parse(text) as Record<string, unknown>);
+    const reference = new Ajv2020({ strict: false }).compile(JSON.parse(text));
+    for (const input of ['{"__proto__":1}', '{"__proto__":"a"}', '{"other":1}', "{}"]) {
+      const value = JSON.parse(input) as unknown;
+      const expected = reference(value)
+        ? undefined
+        : `arguments${reference.errors?.[0]?.instancePath} ${reference.errors?.[0]?.message}`;
+      expect(check(value)?.replace(/ \(".*"\)$/, ""), input).toBe(expected);
+    }
   });
 
   test.each([

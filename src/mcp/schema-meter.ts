@@ -9,6 +9,8 @@
  * once it has taken {@link MAX_CHECK_STEPS}.
  */
 
+import { UNIQUE_KEYWORD } from "./unique-items.ts";
+
 /**
  * The most schema objects one check of a call's arguments may apply: each
  * time Ajv applies one of the schema's objects to one value of the arguments
@@ -20,8 +22,6 @@
  * MAX_CHECK_STEPS; // 100_000
  */
 export const MAX_CHECK_STEPS = 100_000;
-
-import { UNIQUE_KEYWORD } from "./unique-items.ts";
 
 /** The keyword each schema object of the compiled copy carries: applying the object counts a step. */
 export const STEP_KEYWORD = "x-toolbound-step";
@@ -57,19 +57,29 @@ export function meteredSchema(schema: unknown): unknown {
   return copy(schema, false);
 }
 
+/** Sets an own data property: a `__proto__` key (a property's name) stays a key, not a prototype. */
+function put(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
+
 function copy(value: unknown, isMap: boolean): unknown {
   if (typeof value !== "object" || value === null) return value;
   if (Array.isArray(value)) return value.map((item) => copy(item, false));
   const result: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     // In a map every value is a schema, whatever its name ("enum" may name a property).
-    if (isMap) result[key] = copy(item, false);
-    else if (DATA_KEYWORDS.has(key)) result[key] = item;
+    if (isMap) put(result, key, copy(item, false));
+    else if (DATA_KEYWORDS.has(key)) put(result, key, item);
     // Ajv's own compares every pair of items: checked in linear time instead (unique-items.ts).
-    else if (key === "uniqueItems" && item === true) result[UNIQUE_KEYWORD] = true;
-    else result[key] = copy(item, MAP_KEYWORDS.has(key));
+    else if (key === "uniqueItems" && item === true) put(result, UNIQUE_KEYWORD, true);
+    else put(result, key, copy(item, MAP_KEYWORDS.has(key)));
   }
-  if (!isMap) result[STEP_KEYWORD] = true;
+  if (!isMap) put(result, STEP_KEYWORD, true);
   return result;
 }
 
