@@ -19,9 +19,10 @@ import {
   SchemaWorkExceeded,
   STEP_KEYWORD,
   StepMeter,
+  weighValues,
 } from "./schema-meter.ts";
-import { jsonValues, schemaObjects } from "./schema-structure.ts";
-import { UNIQUE_KEYWORD, uniqueItems } from "./unique-items.ts";
+import { schemaObjects } from "./schema-structure.ts";
+import { UNIQUE_KEYWORD, uniqueItemsCheck } from "./unique-items.ts";
 
 /** The Ajv classes by dialect, loaded once. */
 interface AjvClasses {
@@ -85,6 +86,10 @@ const AJV_OPTIONS: Options = {
   // grow faster than the code (2,000 properties: 1.4 s with it, 0.3 s without), is off.
   inlineRefs: false,
   code: { optimize: false },
+  // A long `required` or `enum` is checked in a loop rather than written out name by name
+  // (245 lists of 199 names: over a second to compile written out).
+  loopRequired: 16,
+  loopEnum: 16,
 };
 
 /** The dialect a schema declares with `$schema`; MCP's default, 2020-12, when it declares none. */
@@ -163,14 +168,14 @@ function compileSchema(
   listing: CompileAccount | undefined,
 ): CompiledSchema {
   let validate: ValidateFunction;
-  let objects = 0;
+  let schemaWeight = 1;
   const meter = new StepMeter();
   try {
     // Each schema gets a compile budget of its own (and draws on its listing's, when given),
     // whichever engine runs its patterns: its objects are paid for before Ajv reads it.
     const schemaAccount = new CompileAccount(MAX_SCHEMA_COMPILE_COST, "the schema");
     const accounts = listing === undefined ? [schemaAccount] : [schemaAccount, listing];
-    objects = schemaObjects(schema, MAX_SCHEMA_COMPILE_COST / SCHEMA_OBJECT_COST);
+    const objects = schemaObjects(schema, MAX_SCHEMA_COMPILE_COST / SCHEMA_OBJECT_COST);
     for (const account of accounts) account.charge(objects * SCHEMA_OBJECT_COST, undefined);
     const options =
       regExp === undefined
@@ -180,7 +185,7 @@ function compileSchema(
     // Each application of a schema object counts: `$ref` can apply one exponentially often.
     validator.addKeyword({
       keyword: STEP_KEYWORD,
-      schemaType: "boolean",
+      schemaType: "number",
       errors: false,
       validate: meter.step,
     });
@@ -189,14 +194,15 @@ function compileSchema(
       type: "array",
       schemaType: "boolean",
       errors: true,
-      validate: uniqueItems,
+      validate: uniqueItemsCheck((steps) => meter.add(steps)),
     });
-    const metered = meteredSchema(schema) as Record<string, unknown>;
+    const metered = meteredSchema(schema);
+    schemaWeight = metered.weight;
     const compiling = regExp?.compiling;
     validate =
       compiling === undefined
-        ? validator.compile(metered)
-        : compiling(() => validator.compile(metered), accounts);
+        ? validator.compile(metered.schema as object)
+        : compiling(() => validator.compile(metered.schema as object), accounts);
   } catch (thrown) {
     const message = thrown instanceof Error ? thrown.message : "the schema could not be compiled";
     return { ok: false, reason: cutText(oneLine(message), 200, () => "…") };
@@ -204,6 +210,16 @@ function compileSchema(
   // An $async schema answers with a Promise; the boundary validates synchronously, before effects.
   if ((validate as { $async?: unknown }).$async === true) {
     return { ok: false, reason: "an $async schema cannot be checked before the call" };
+  }
+  // The engine compiles the generated code on its first run, and a schema of a couple of
+  // thousand nested subschemas overflows its stack there, again on every call (0.7 s each):
+  // run once now, on a value that costs nothing to check, and refuse such a schema.
+  try {
+    validate(null);
+  } catch (thrown) {
+    if (thrown instanceof RangeError) {
+      return { ok: false, reason: `its checking code nests too deeply to run (${thrown.message})` };
+    }
   }
   const metered = regExp?.metered;
   return {
@@ -219,11 +235,11 @@ function compileSchema(
             : metered(() => validate(value) === true);
       } catch (thrown) {
         if (thrown instanceof SchemaWorkExceeded) {
-          // Values x objects far under the steps taken: the schema's definitions apply each
-          // other many times over, whatever the value (2^60 times for `{ "x": 1 }`).
-          const few = MAX_CHECK_STEPS / MULTIPLIED / Math.max(objects, 1);
-          const values = jsonValues(value, few);
-          const multiplied = values <= few ? values : undefined;
+          // The values' weight times the schema's far under the steps taken: the schema's
+          // definitions apply each other many times over (2^60 times for `{ "x": 1 }`).
+          const few = MAX_CHECK_STEPS / MULTIPLIED / Math.max(schemaWeight, 1);
+          const { values, weight } = weighValues(value, few);
+          const multiplied = weight <= few ? values : undefined;
           return { kind: "too-long", against: "schema", why: thrown.message, multiplied };
         }
         if (!(thrown instanceof PatternWorkExceeded)) throw thrown;

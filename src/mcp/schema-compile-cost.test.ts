@@ -82,9 +82,14 @@ describe("compiling a server's schema", () => {
     },
   );
 
-  test(`${MOST_OBJECTS} objects, and no pattern, fit one schema`, () => {
-    const compiled = compileArgumentCheck(ajv, flat(MOST_OBJECTS - 2), engine);
-    expect(compiled.ok).toBe(true);
+  test(`${MOST_OBJECTS} objects, and no pattern, fit one schema's budget`, () => {
+    // Within the budget; Ajv's code for more than about 1,500 properties in one object nests
+    // too deeply to run, which the definition finds (see below).
+    expect(compileArgumentCheck(ajv, flat(MOST_OBJECTS - 2), engine)).toEqual({
+      ok: false,
+      reason: "its checking code nests too deeply to run (Maximum call stack size exceeded)",
+    });
+    expect(compileArgumentCheck(ajv, flat(1_000), engine).ok).toBe(true);
   });
 
   test("a listing's schemas share one budget for their objects", () => {
@@ -118,5 +123,30 @@ describe("compiling a server's schema", () => {
     expect(compiled.check({ p0: { p0: "too long" } })).toBe(
       "arguments/p0/p0 must NOT have more than 5 characters",
     );
+  });
+
+  test("attack: nesting that overflows the stack is refused at definition, not met on every call", () => {
+    // 1,990 subschemas in one allOf: Ajv nests their code, and the engine's compile of it
+    // overflowed its stack on every call (0.7 s each), answered TOOL_VALIDATION_FAILED.
+    const schema = {
+      type: "object",
+      allOf: Array.from({ length: 1_990 }, () => ({ type: "object" })),
+    };
+    const compiled = compileArgumentCheck(ajv, schema, undefined);
+    expect(compiled).toEqual({
+      ok: false,
+      reason: "its checking code nests too deeply to run (Maximum call stack size exceeded)",
+    });
+  });
+
+  test("a long required list is checked in a loop, not written out name by name", () => {
+    const compile = vi.spyOn(ajv.draft2020.prototype, "compile");
+    const required = Array.from({ length: 1_000 }, (_, index) => `name${index}`);
+    const compiled = compileArgumentCheck(ajv, { type: "object", required }, engine);
+    if (!compiled.ok) throw new Error(compiled.reason);
+    const validate = compile.mock.results[0]?.value as { toString(): string };
+    // Written out, each name was about 150 characters of code: 150,000 in all.
+    expect(validate.toString().length).toBeLessThan(10_000);
+    expect(compiled.check({})).toBe("arguments must have required property 'name0'");
   });
 });

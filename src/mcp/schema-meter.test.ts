@@ -10,7 +10,7 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { executeToolCall, ToolRegistry } from "../../course/src/index.ts";
 import { type ListedTool, useScriptedServers } from "../../test/support/mcp-client.ts";
 import { fromMcpClient } from "./index.ts";
-import { compileArgumentCheck, loadAjv } from "./json-schema-check.ts";
+import { compileArgumentCheck, compileOutputCheck, loadAjv } from "./json-schema-check.ts";
 import { linearTimePatterns } from "./linear-patterns.ts";
 import { MAX_CHECK_STEPS, meteredSchema, STEP_KEYWORD } from "./schema-meter.ts";
 
@@ -77,11 +77,13 @@ describe("attacks on the check's work", () => {
       const steps = countSteps();
       const check = checkOf(doubling(60), regExp);
       const MULTIPLIED = `the Tool's input schema cannot check 2 values within ${MAX_CHECK_STEPS} steps: its definitions apply each other many times over`;
+      // At definition the code runs once on null: one step (the root's type fails there).
+      expect(steps()).toBe(1);
       expect(() => check({ x: 1 })).toThrow(MULTIPLIED);
-      expect(steps()).toBe(MAX_CHECK_STEPS + 1);
+      expect(steps()).toBe(1 + MAX_CHECK_STEPS + 1);
       // The next check has the whole budget again, and stops at the same place.
       expect(() => check({ x: 1 })).toThrow(MULTIPLIED);
-      expect(steps()).toBe(2 * (MAX_CHECK_STEPS + 1));
+      expect(steps()).toBe(1 + 2 * (MAX_CHECK_STEPS + 1));
     },
   );
 
@@ -113,7 +115,34 @@ describe("attacks on the check's work", () => {
     });
     const rows = Array.from({ length: 10_000 }, () => ({ k899: 1 }));
     expect(check({ rows })).toBe(REFUSAL);
-    expect(steps()).toBe(MAX_CHECK_STEPS + 1);
+    // Applications counted: one on null at definition, then the check's; the list of 10,000
+    // items weighs 156 more steps (one per 64).
+    expect(steps()).toBe(1 + MAX_CHECK_STEPS + 1 - 156);
+  });
+
+  test("a long enum weighs on each item it is applied to", () => {
+    // 6,400 values: each application is 101 steps, so 2,000 items are 202,000.
+    const check = checkOf({
+      type: "object",
+      properties: {
+        rows: {
+          type: "array",
+          items: { enum: Array.from({ length: 6_400 }, (_, index) => index) },
+        },
+      },
+    });
+    expect(check({ rows: Array.from({ length: 900 }, () => 6_399) })).toBeUndefined();
+    expect(check({ rows: Array.from({ length: 2_000 }, () => 6_399) })).toBe(REFUSAL);
+  });
+
+  test("a long string weighs on each object applied to it", () => {
+    // 1 MB: 1,025 steps for each of the 2^14 applications of the chain's last definition.
+    const schema = doubling(14) as { $defs: Record<string, unknown> };
+    schema.$defs.d14 = { minLength: 1 };
+    const check = checkOf(schema as Record<string, unknown>);
+    expect(check({ x: "a" })).toBeUndefined();
+    // The string's own weight (976 steps) is in the arguments: refused as too long to check.
+    expect(check({ x: "a".repeat(1_000_000) })).toBe(REFUSAL);
   });
 
   test("10,000 records of six fields are checked whole, within the bound", () => {
@@ -134,44 +163,100 @@ describe("attacks on the check's work", () => {
     });
     const row = Object.fromEntries(fields.map((field) => [field, "x"]));
     expect(check({ rows: Array.from({ length: 10_000 }, () => row) })).toBeUndefined();
-    // The root, the array, and each record with its six fields.
-    expect(steps()).toBe(2 + 10_000 * 7);
+    // One on null at definition; then the root, the array, and each record with its six fields.
+    expect(steps()).toBe(1 + 2 + 10_000 * 7);
     expect(steps()).toBeLessThan(MAX_CHECK_STEPS);
   });
 });
 
 describe("the marks change nothing a schema means", () => {
-  test("schema objects are marked; maps, data and the server's schema are not", () => {
+  test("every object carries its weight unseen; the keys, and the server's schema, are unchanged", () => {
     const schema = {
       type: "object",
       properties: { enum: { type: "string" }, list: { items: { const: { a: 1 } } } },
-      patternProperties: { "^x": { type: "number" } },
-      $defs: { d: { anyOf: [{ type: "null" }] } },
+      $defs: {
+        d: { anyOf: [{ type: "null" }] },
+        big: { enum: Array.from({ length: 130 }, String) },
+      },
       enum: [{ a: 1 }],
       "x-vendor": { nested: {} },
+      [STEP_KEYWORD]: "the server's own",
     };
     const before = JSON.stringify(schema);
-    expect(meteredSchema(schema)).toEqual({
-      type: "object",
-      properties: {
-        enum: { type: "string", [STEP_KEYWORD]: true },
-        list: { items: { const: { a: 1 }, [STEP_KEYWORD]: true }, [STEP_KEYWORD]: true },
-      },
-      patternProperties: { "^x": { type: "number", [STEP_KEYWORD]: true } },
-      $defs: { d: { anyOf: [{ type: "null", [STEP_KEYWORD]: true }], [STEP_KEYWORD]: true } },
-      enum: [{ a: 1 }],
-      // Under an unknown keyword too: a $ref may point there.
-      "x-vendor": { nested: { [STEP_KEYWORD]: true }, [STEP_KEYWORD]: true },
-      [STEP_KEYWORD]: true,
-    });
+    const copied = meteredSchema(schema).schema as Record<
+      string,
+      Record<string, Record<string, unknown>>
+    >;
+    const { [STEP_KEYWORD]: _own, ...listed } = schema;
+    // What lists keys (Ajv's empty-schema test, `properties`, deep equality) sees the schema.
+    expect(JSON.parse(JSON.stringify(copied))).toEqual(listed);
+    expect(copied[STEP_KEYWORD]).toBe(1);
+    expect(copied.properties?.enum?.[STEP_KEYWORD]).toBe(1);
+    // 130 entries of `enum`: two more steps each time it is applied.
+    expect(copied.$defs?.big?.[STEP_KEYWORD]).toBe(3);
+    // Under data and unknown keywords too: a $ref may point there.
+    expect((copied.enum as unknown as Record<string, unknown>[])[0]?.[STEP_KEYWORD]).toBe(1);
+    expect(copied["x-vendor"]?.nested?.[STEP_KEYWORD]).toBe(1);
     expect(JSON.stringify(schema)).toBe(before);
+  });
+
+  // Each of these gave another answer than Ajv's own when the marks could be seen as keys.
+  test.each([
+    [
+      "dependentRequired",
+      { type: "object", dependentRequired: { a: ["b"] } },
+      [{ a: 1 }, { a: 1, b: 2 }],
+    ],
+    [
+      "unevaluatedItems after an empty contains",
+      { unevaluatedItems: false, contains: {} },
+      [[1], []],
+    ],
+    [
+      "unevaluatedProperties after if/then",
+      { unevaluatedProperties: false, if: { properties: { a: true } }, then: {} },
+      [{ a: 1 }, {}],
+    ],
+    [
+      "unevaluatedItems after if/then",
+      { unevaluatedItems: false, if: { prefixItems: [true] }, then: {} },
+      [[1], []],
+    ],
+    [
+      "a $ref to a map of properties",
+      { properties: { const: { title: "c" }, x: { $ref: "#/properties" } } },
+      [{ x: { const: 1 } }, { x: 1 }, { x: { x: 2 } }],
+    ],
+    [
+      "a server's own key named like the unique keyword",
+      { type: "array", "x-toolbound-unique-items": true },
+      [[1, 1]],
+    ],
+  ])("%s: Ajv's own answers", (_what, schema, values) => {
+    const reference = new Ajv2020({ strict: false }).compile(schema);
+    const compiled = compileOutputCheck(ajv, schema as Record<string, unknown>, engine);
+    if (!compiled.ok) throw new Error(compiled.reason);
+    expect(values.length).toBeGreaterThan(0);
+    for (const value of values) {
+      expect(compiled.check(value) === undefined, JSON.stringify(value)).toBe(reference(value));
+    }
+  });
+
+  test("a $ref into data carries the weight: a doubling chain under `default` stops", () => {
+    const chain = doubling(60) as { $defs: Record<string, unknown> };
+    const text = JSON.stringify({ ...chain, $defs: undefined, default: chain.$defs }).replaceAll(
+      "#/$defs/",
+      "#/default/",
+    );
+    const check = checkOf(JSON.parse(text) as Record<string, unknown>);
+    expect(() => check({ x: 1 })).toThrow(/cannot check 2 values within 100000 steps/);
   });
 
   test("a property named __proto__ stays a property of the copy, with Ajv's own answers", () => {
     // JSON text makes `__proto__` an own key; an assignment in the copy would make it a prototype.
     const text =
       '{"type":"object","properties":{"__proto__":{"type":"string"}},"additionalProperties":false}';
-    const copied = meteredSchema(JSON.parse(text)) as { properties: object };
+    const copied = meteredSchema(JSON.parse(text)).schema as { properties: object };
     expect(Object.hasOwn(copied.properties, "__proto__")).toBe(true);
     expect(Object.getPrototypeOf(copied.properties)).toBe(Object.prototype);
     const check = checkOf(JSON.parse(text) as Record<string, unknown>);

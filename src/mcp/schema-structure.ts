@@ -30,25 +30,3 @@ export function schemaObjects(schema: unknown, limit: number): number {
   }
   return count;
 }
-
-/**
- * Counts the JSON values in `value` (objects, arrays and every member and
- * item), stopping once the count passes `limit`: the answer is then
- * `limit + 1`. No recursion.
- *
- * @example
- * jsonValues({ a: [1, 2] }, 100); // 4
- */
-export function jsonValues(value: unknown, limit: number): number {
-  let count = 0;
-  const pending: unknown[] = [value];
-  while (pending.length > 0) {
-    const next = pending.pop();
-    count += 1;
-    if (count > limit) return count;
-    if (typeof next === "object" && next !== null) {
-      for (const item of Object.values(next)) pending.push(item);
-    }
-  }
-  return count;
-}

@@ -5,8 +5,9 @@
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { expect, test } from "vitest";
-import { compileArgumentCheck, loadAjv } from "./json-schema-check.ts";
+import { compileArgumentCheck, compileOutputCheck, loadAjv } from "./json-schema-check.ts";
 import { linearTimePatterns } from "./linear-patterns.ts";
+import { MAX_CHECK_STEPS } from "./schema-meter.ts";
 
 const engine = await linearTimePatterns();
 const ajv = await loadAjv();
@@ -65,4 +66,27 @@ test("uniqueItems: false, and a list without it, take repeats", () => {
   const loose = { type: "object", properties: { list: { type: "array", uniqueItems: false } } };
   expect(checkOf(loose)({ list: [1, 1] })).toBeUndefined();
   expect(checkOf({ type: "object" })({ list: [1, 1] })).toBeUndefined();
+});
+
+test("a number JSON cannot write is not taken for null", () => {
+  // 1e999 in a server's JSON reads as Infinity; JSON.stringify writes it as null.
+  const compiled = compileOutputCheck(ajv, { type: "array", uniqueItems: true }, engine);
+  if (!compiled.ok) throw new Error(compiled.reason);
+  expect(compiled.check(JSON.parse("[1e999, null]"))).toBeUndefined();
+  expect(compiled.check(JSON.parse("[1e999, 1e999]"))).toMatch(/items ## 0 and 1 are identical/);
+});
+
+test("attack: a schema that applies itself to nested lists pays for the text it writes again", () => {
+  // Each level writes its items' text anew: 200 levels of a 100 KB list wrote 20 MB.
+  const schema = {
+    type: "object",
+    properties: { x: { $ref: "#/$defs/n" } },
+    $defs: { n: { uniqueItems: true, items: { $ref: "#/$defs/n" } } },
+  };
+  let nested: unknown = ["y".repeat(100_000)];
+  for (let level = 0; level < 200; level += 1) nested = [nested];
+  // Stopped at the step bound: few values, so the work is put down to the schema.
+  expect(() => checkOf(schema)({ x: nested })).toThrow(
+    `the Tool's input schema cannot check 203 values within ${MAX_CHECK_STEPS} steps`,
+  );
 });
