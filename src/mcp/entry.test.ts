@@ -16,6 +16,7 @@ const ENTRY_EXPORTS = [
   "MAX_CHECK_MILLISECONDS",
   "MAX_CHECK_STEPS",
   "PatternWorkExceeded",
+  "boundedJsonSchemaValidator",
   "callRegistryTool",
   "createMcpToolServer",
   "fromMcpClient",

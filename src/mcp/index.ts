@@ -5,6 +5,8 @@
  * dependency that only this entry needs.
  */
 
+export type { BoundedJsonSchemaValidatorOptions } from "./bounded-validator.ts";
+export { boundedJsonSchemaValidator } from "./bounded-validator.ts";
 export type {
   McpCallContext,
   McpCallSettings,

@@ -115,7 +115,7 @@ export const MAX_ARGUMENT_ERROR_CHARACTERS = 500;
  */
 function describeError(
   error: ErrorObject | undefined,
-  subject: "arguments" | "structuredContent",
+  subject: "arguments" | "structuredContent" | "data",
 ): string {
   if (error === undefined && subject === "arguments") {
     return "arguments do not match the Tool's input schema";
@@ -343,6 +343,39 @@ export function compileOutputCheck(
         () => "…",
       );
       return `the server's structured content does not match the Tool's output schema: ${line}`;
+    },
+  };
+}
+
+/**
+ * Compiles any schema within the same budgets, for a validator of our own
+ * (see bounded-validator.ts). The check answers undefined for a value that
+ * matches, else one line in Ajv's words (`data/sum must be number`), or that
+ * it takes too long to check.
+ *
+ * @example
+ * const compiled = compileValueCheck(await loadAjv(), { type: "number" }, undefined);
+ * compiled.ok && compiled.check("1"); // "data must be number"
+ */
+export function compileValueCheck(
+  ajv: AjvClasses,
+  schema: Readonly<Record<string, unknown>>,
+  regExp: PatternEngine | undefined,
+  listing?: CompileAccount,
+): ArgumentCheck {
+  const compiled = compileSchema(ajv, schema, regExp, listing);
+  if (!compiled.ok) return compiled;
+  return {
+    ok: true,
+    check: (value) => {
+      const verdict = compiled.check(value);
+      if (verdict.kind === "valid") return undefined;
+      if (verdict.kind === "too-long") return `checking it takes too long (${verdict.why})`;
+      return cutText(
+        oneLine(describeError(verdict.error, "data")),
+        MAX_ARGUMENT_ERROR_CHARACTERS,
+        () => "…",
+      );
     },
   };
 }
