@@ -9,6 +9,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, test, vi } from "vitest";
+import { doubling } from "../../test/support/hostile-schemas.ts";
 import { countNativeMatches } from "../../test/support/native-matches.ts";
 import { boundedJsonSchemaValidator, MAX_CHECK_STEPS, MAX_SCHEMA_COMPILE_COST } from "./index.ts";
 import { loadAjv } from "./json-schema-check.ts";
@@ -40,17 +41,6 @@ async function connected(tools: object[], content: unknown = { x: 1 }): Promise<
   return client;
 }
 
-/** `d0` applies `d1` twice, which applies `d2` twice…: 2^levels applications of the last. */
-function doubling(levels: number): object {
-  const $defs: Record<string, unknown> = {};
-  for (let level = 0; level < levels; level += 1) {
-    const next = { $ref: `#/$defs/d${level + 1}` };
-    $defs[`d${level}`] = { allOf: [next, next] };
-  }
-  $defs[`d${levels}`] = { type: "number" };
-  return { $defs, type: "object", properties: { x: { $ref: "#/$defs/d0" } } };
-}
-
 const tool = (outputSchema: object) => ({
   name: "t",
   inputSchema: { type: "object" },
@@ -79,12 +69,24 @@ describe("attacks through the SDK client's own methods", () => {
     expect(compiles).not.toHaveBeenCalled();
   });
 
-  test("a listing's schemas share one budget: fifty of 1,000 objects fill it, the next is refused", async () => {
-    const properties = Object.fromEntries(
-      Array.from({ length: 998 }, (_, index) => [`p${index}`, { type: "string" }]),
-    );
-    const tools = Array.from({ length: 60 }, (_, index) => ({
-      ...tool({ type: "object", properties }),
+  test("a listing's schemas share one budget: the schemas of one listTools() draw on it together", async () => {
+    // Four patterns of about 4,900 instructions each: about 19,800 a schema, under its own
+    // 20,000, so about 25 schemas fill the listing's 500,000.
+    let serial = 0;
+    const heavy = () => {
+      serial += 1;
+      return `(?:.{0,1000}.{0,1000}.{0,450}b$)(?:(?:${serial}){0})`;
+    };
+    const tools = Array.from({ length: 40 }, (_, index) => ({
+      ...tool({
+        type: "object",
+        properties: Object.fromEntries(
+          Array.from({ length: 4 }, (_, field) => [
+            `f${field}`,
+            { type: "string", pattern: heavy() },
+          ]),
+        ),
+      }),
       name: `t${index}`,
     }));
     const client = await connected(tools);

@@ -13,6 +13,7 @@ import {
   ToolContractError,
   ToolRegistry,
 } from "../../course/src/index.ts";
+import { doubling } from "../../test/support/hostile-schemas.ts";
 import { type ListedTool, useScriptedServers } from "../../test/support/mcp-client.ts";
 import { fromMcpClient, MAX_CHECK_STEPS, MAX_SCHEMA_COMPILE_COST } from "./index.ts";
 import { loadAjv } from "./json-schema-check.ts";
@@ -39,17 +40,6 @@ async function call(tools: readonly AnyCourseTool[]) {
     signal,
   );
   return { isError: result.isError, body: JSON.parse(result.content) as unknown };
-}
-
-/** `d0` applies `d1` twice, which applies `d2` twice…: 2^levels applications of the last. */
-function doubling(levels: number): object {
-  const $defs: Record<string, unknown> = {};
-  for (let level = 0; level < levels; level += 1) {
-    const next = { $ref: `#/$defs/d${level + 1}` };
-    $defs[`d${level}`] = { allOf: [next, next] };
-  }
-  $defs[`d${levels}`] = { type: "number" };
-  return { $defs, type: "object", properties: { x: { $ref: "#/$defs/d0" } } };
 }
 
 /** Counts the steps of every check compiled from now on. */

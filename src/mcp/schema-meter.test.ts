@@ -8,6 +8,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { executeToolCall, ToolRegistry } from "../../course/src/index.ts";
+import { doubling } from "../../test/support/hostile-schemas.ts";
 import { type ListedTool, useScriptedServers } from "../../test/support/mcp-client.ts";
 import { fromMcpClient } from "./index.ts";
 import { compileArgumentCheck, compileOutputCheck, loadAjv } from "./json-schema-check.ts";
@@ -54,17 +55,6 @@ function checkOf(schema: Record<string, unknown>, regExp = engine) {
 
 const REFUSAL = `arguments take too long to check against the Tool's schema (the check applies the schema's objects over ${MAX_CHECK_STEPS} times); send fewer values`;
 
-/** `d0` applies `d1` twice, which applies `d2` twice…: 2^levels applications of the last. */
-function doubling(levels: number): Record<string, unknown> {
-  const $defs: Record<string, unknown> = {};
-  for (let level = 0; level < levels; level += 1) {
-    const next = { $ref: `#/$defs/d${level + 1}` };
-    $defs[`d${level}`] = { allOf: [next, next] };
-  }
-  $defs[`d${levels}`] = { type: "number" };
-  return { $defs, type: "object", properties: { x: { $ref: "#/$defs/d0" } } };
-}
-
 describe("attacks on the check's work", () => {
   test.each([
     ["the linear-time engine", engine],
@@ -89,7 +79,7 @@ describe("attacks on the check's work", () => {
 
   test("through fromMcpClient, such a schema is TOOL_VALIDATION_FAILED and nothing is sent", async () => {
     const { client, log } = await scripted([
-      { name: "lookup", inputSchema: doubling(60) as ListedTool["inputSchema"] },
+      { name: "lookup", inputSchema: doubling(60) as unknown as ListedTool["inputSchema"] },
     ]);
     const { tools } = await fromMcpClient(client);
     const result = await executeToolCall(
