@@ -21,7 +21,7 @@ import {
   StepMeter,
   weighValues,
 } from "./schema-meter.ts";
-import { schemaObjects } from "./schema-structure.ts";
+import { schemaShape } from "./schema-structure.ts";
 import { UNIQUE_KEYWORD, uniqueItemsCheck } from "./unique-items.ts";
 
 /** The Ajv classes by dialect, loaded once. */
@@ -128,6 +128,12 @@ function describeError(
   return `${where} ${error.message ?? "is invalid"}${detail}`;
 }
 
+/**
+ * The deepest a server's schema may nest its objects (maps such as
+ * `properties` included): 128, some 64 levels of subschemas.
+ */
+const MAX_SCHEMA_DEPTH = 128;
+
 /** What one check of a value found: valid, the first error, or work past a budget. */
 type Verdict =
   | { readonly kind: "valid" }
@@ -175,8 +181,14 @@ function compileSchema(
     // whichever engine runs its patterns: its objects are paid for before Ajv reads it.
     const schemaAccount = new CompileAccount(MAX_SCHEMA_COMPILE_COST, "the schema");
     const accounts = listing === undefined ? [schemaAccount] : [schemaAccount, listing];
-    const objects = schemaObjects(schema, MAX_SCHEMA_COMPILE_COST / SCHEMA_OBJECT_COST);
-    for (const account of accounts) account.charge(objects * SCHEMA_OBJECT_COST, undefined);
+    const shape = schemaShape(schema, MAX_SCHEMA_COMPILE_COST / SCHEMA_OBJECT_COST);
+    // Ajv's code nests as the objects do, and the engine cannot compile code nested a few
+    // hundred deep (500 levels overflowed its stack after 0.3 s of compiling).
+    if (shape.depth > MAX_SCHEMA_DEPTH) {
+      throw new Error(`its objects nest ${shape.depth} deep, over ${MAX_SCHEMA_DEPTH}`);
+    }
+    const cost = shape.objects * SCHEMA_OBJECT_COST + shape.crowding;
+    for (const account of accounts) account.charge(cost, undefined);
     const options =
       regExp === undefined
         ? AJV_OPTIONS

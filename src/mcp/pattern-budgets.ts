@@ -32,7 +32,9 @@ export const MAX_CHECK_MILLISECONDS = 50;
 
 /**
  * What one schema may cost to compile: {@link SCHEMA_OBJECT_COST} for each
- * object in it (Ajv writes code for each), and for each distinct pattern
+ * object in it (Ajv writes code for each), plus, for each array or object
+ * holding other objects, their number squared over 100 (Ajv nests each
+ * sibling's code in the one before), and for each distinct pattern
  * (once) its instructions (about 170 bytes each), plus its Unicode classes
  * (RE2JS's DFA keeps a table of that many slots per state), plus a quarter of
  * its text as rewritten for RE2, plus {@link PROPERTY_ESCAPE_COST} for each

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { compileArgumentCheck, loadAjv } from "./json-schema-check.ts";
 import { linearTimePatterns } from "./linear-patterns.ts";
 import { CompileAccount, MAX_SCHEMA_COMPILE_COST, SCHEMA_OBJECT_COST } from "./pattern-budgets.ts";
-import { schemaObjects } from "./schema-structure.ts";
+import { schemaObjects, schemaShape } from "./schema-structure.ts";
 
 const engine = await linearTimePatterns();
 const ajv = await loadAjv();
@@ -47,6 +47,18 @@ describe("schemaObjects", () => {
     expect(schemaObjects(schema, 100)).toBe(expected);
   });
 
+  test.each([
+    ["ten properties", flat(10), 1],
+    ["a hundred properties", flat(100), 100],
+    [
+      "an allOf of 50, each of two",
+      { allOf: Array.from({ length: 50 }, () => flat(2)) },
+      25 + 50 * 0,
+    ],
+  ])("crowding of %s", (_what, schema, expected) => {
+    expect(schemaShape(schema, 10_000).crowding).toBe(expected);
+  });
+
   test("stops once the count passes the limit", () => {
     expect(schemaObjects(flat(10_000), 50)).toBe(51);
   });
@@ -82,25 +94,26 @@ describe("compiling a server's schema", () => {
     },
   );
 
-  test(`${MOST_OBJECTS} objects, and no pattern, fit one schema's budget`, () => {
-    // Within the budget; Ajv's code for more than about 1,500 properties in one object nests
-    // too deeply to run, which the definition finds (see below).
-    expect(compileArgumentCheck(ajv, flat(MOST_OBJECTS - 2), engine)).toEqual({
+  test("900 properties in one object fit a schema's budget; 1,000 are refused before Ajv reads them", () => {
+    // 9,020 for the objects and 8,100 for the crowding; 10,020 and 10,000.
+    expect(compileArgumentCheck(ajv, flat(900), engine).ok).toBe(true);
+    const compiles = spyOnAjvCompiles();
+    expect(compileArgumentCheck(ajv, flat(1_000), engine)).toEqual({
       ok: false,
-      reason: "its checking code nests too deeply to run (Maximum call stack size exceeded)",
+      reason: `the schema cost more than ${MAX_SCHEMA_COMPILE_COST} to compile (objects, instructions, Unicode classes, rewritten text, Unicode property escapes and look-ups)`,
     });
-    expect(compileArgumentCheck(ajv, flat(1_000), engine).ok).toBe(true);
+    expect(compiles()).toBe(0);
   });
 
   test("a listing's schemas share one budget for their objects", () => {
-    const listing = new CompileAccount(25_000, "the server's schemas, all Tools together,");
+    const listing = new CompileAccount(20_000, "the server's schemas, all Tools together,");
     const reasons = Array.from({ length: 3 }, () => {
-      const compiled = compileArgumentCheck(ajv, flat(998), undefined, listing);
+      const compiled = compileArgumentCheck(ajv, flat(500), undefined, listing);
       return compiled.ok ? "ok" : compiled.reason;
     });
-    // Each schema is 1,000 objects, 10,000: two fit in 25,000.
+    // Each schema is 502 objects and 500 properties in one map: 5,020 + 2,500. Two fit in 20,000.
     expect(reasons.slice(0, 2)).toEqual(["ok", "ok"]);
-    expect(reasons[2]).toMatch(/^the server's schemas, all Tools together, cost more than 25000/);
+    expect(reasons[2]).toMatch(/^the server's schemas, all Tools together, cost more than 20000/);
   });
 
   test("attack: a definition referenced 100 times is compiled once, not pasted 100 times", () => {
@@ -125,15 +138,43 @@ describe("compiling a server's schema", () => {
     );
   });
 
-  test("attack: nesting that overflows the stack is refused at definition, not met on every call", () => {
-    // 1,990 subschemas in one allOf: Ajv nests their code, and the engine's compile of it
-    // overflowed its stack on every call (0.7 s each), answered TOOL_VALIDATION_FAILED.
+  test("attack: 1,990 subschemas in one allOf are refused before Ajv reads them", () => {
+    // Ajv nests each sibling's code in the one before: compiled, this overflowed the engine's
+    // stack on every call (0.7 s each), after 0.6 s of compiling.
+    const compiles = spyOnAjvCompiles();
     const schema = {
       type: "object",
       allOf: Array.from({ length: 1_990 }, () => ({ type: "object" })),
     };
+    expect(schemaShape(schema, Number.POSITIVE_INFINITY).crowding).toBe(39_601);
     const compiled = compileArgumentCheck(ajv, schema, undefined);
-    expect(compiled).toEqual({
+    expect(compiled.ok).toBe(false);
+    expect(compiles()).toBe(0);
+  });
+
+  test("attack: objects nested 250 deep are refused before Ajv reads them", () => {
+    const compiles = spyOnAjvCompiles();
+    let schema: object = { type: "string" };
+    for (let level = 0; level < 125; level += 1) schema = { properties: { a: schema } };
+    expect(compileArgumentCheck(ajv, schema as Record<string, unknown>, undefined)).toEqual({
+      ok: false,
+      reason: "its objects nest 251 deep, over 128",
+    });
+    expect(compiles()).toBe(0);
+  });
+
+  test("code the engine cannot run is found at definition, not on every call", () => {
+    // Whatever shape gets past the budgets, the compiled code runs once on null first.
+    vi.spyOn(ajv.draft2020.prototype, "compile").mockImplementation(
+      () =>
+        Object.assign(
+          () => {
+            throw new RangeError("Maximum call stack size exceeded");
+          },
+          { errors: null },
+        ) as never,
+    );
+    expect(compileArgumentCheck(ajv, { type: "object" }, undefined)).toEqual({
       ok: false,
       reason: "its checking code nests too deeply to run (Maximum call stack size exceeded)",
     });

@@ -1,32 +1,70 @@
 /**
  * The size of a schema as Ajv's compile sees it: one piece of generated code
- * for each object in it. Counted before Ajv reads the schema, so that what a
- * schema costs to compile is paid before the work (see pattern-budgets.ts).
+ * for each object in it, nested as the objects are, and, with one error
+ * stopping the check, each subschema's code inside its previous sibling's.
+ * Measured before Ajv reads the schema, so that what a schema costs to
+ * compile is paid before the work (see pattern-budgets.ts).
  */
 
+/** What a schema's compile will cost, read from its shape. */
+export interface SchemaShape {
+  /** Its objects (arrays are walked, not counted). */
+  readonly objects: number;
+  /**
+   * For each array or object holding other objects, their number squared
+   * over 100: Ajv nests each sibling's code in the one before, so 1,000
+   * subschemas of one `allOf` compiled in 0.36 s where 1,000 spread over
+   * groups of ten take 0.08 s.
+   */
+  readonly crowding: number;
+  /** The most objects on one path from the root. */
+  readonly depth: number;
+}
+
 /**
- * Counts the objects in `schema` (arrays are walked, not counted), stopping
- * once the count passes `limit`: the answer is then `limit + 1`. The walk
- * keeps its own stack, so a schema nested thousands deep costs no recursion,
- * and the stop bounds it even for a value that refers to itself.
+ * Reads the shape of `schema`, stopping once it has more than `limit`
+ * objects (the answer then counts `limit + 1`). The walk keeps its own
+ * stack, so a schema nested thousands deep costs no recursion, and the stop
+ * bounds it even for a value that refers to itself.
+ *
+ * @example
+ * schemaShape({ type: "object", properties: { a: { type: "string" } } }, 2_000);
+ * // { objects: 3, crowding: 0, depth: 3 }
+ */
+export function schemaShape(schema: unknown, limit: number): SchemaShape {
+  let objects = 0;
+  let crowding = 0;
+  let depth = 0;
+  const pending: [unknown, number][] = [[schema, 0]];
+  while (pending.length > 0) {
+    const [value, above] = pending.pop() as [unknown, number];
+    if (typeof value !== "object" || value === null) continue;
+    let level = above;
+    if (!Array.isArray(value)) {
+      objects += 1;
+      level += 1;
+      if (level > depth) depth = level;
+      if (objects > limit) break;
+    }
+    // Plain data from the server's JSON: its own enumerable values are all there is.
+    let children = 0;
+    for (const item of Object.values(value)) {
+      if (typeof item !== "object" || item === null) continue;
+      if (!Array.isArray(item)) children += 1;
+      pending.push([item, level]);
+    }
+    crowding += Math.floor((children * children) / 100);
+  }
+  return { objects, crowding, depth };
+}
+
+/**
+ * Counts the objects in `schema`, stopping once the count passes `limit`
+ * (see {@link schemaShape}).
  *
  * @example
  * schemaObjects({ type: "object", properties: { a: { type: "string" } } }, 2_000); // 3
  */
 export function schemaObjects(schema: unknown, limit: number): number {
-  let count = 0;
-  const pending: unknown[] = [schema];
-  while (pending.length > 0) {
-    const value = pending.pop();
-    if (typeof value !== "object" || value === null) continue;
-    if (!Array.isArray(value)) {
-      count += 1;
-      if (count > limit) return count;
-    }
-    // Plain data from the server's JSON: its own enumerable values are all there is.
-    for (const item of Object.values(value)) {
-      if (typeof item === "object" && item !== null) pending.push(item);
-    }
-  }
-  return count;
+  return schemaShape(schema, limit).objects;
 }
