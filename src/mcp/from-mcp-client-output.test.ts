@@ -15,9 +15,9 @@ import {
 } from "../../course/src/index.ts";
 import { doubling } from "../../test/support/hostile-schemas.ts";
 import { type ListedTool, useScriptedServers } from "../../test/support/mcp-client.ts";
+import { countSteps } from "../../test/support/step-counter.ts";
 import { fromMcpClient, MAX_CHECK_STEPS, MAX_SCHEMA_COMPILE_COST } from "./index.ts";
 import { loadAjv } from "./json-schema-check.ts";
-import { STEP_KEYWORD } from "./schema-meter.ts";
 
 const scripted = useScriptedServers();
 const signal = new AbortController().signal;
@@ -42,33 +42,11 @@ async function call(tools: readonly AnyCourseTool[]) {
   return { isError: result.isError, body: JSON.parse(result.content) as unknown };
 }
 
-/** Counts the steps of every check compiled from now on. */
-function countSteps(): () => number {
-  let steps = 0;
-  const addKeyword = ajv.draft2020.prototype.addKeyword;
-  vi.spyOn(ajv.draft2020.prototype, "addKeyword").mockImplementation(function (
-    this: unknown,
-    ...args
-  ) {
-    const definition = args[0] as { keyword?: unknown; validate?: (...a: unknown[]) => boolean };
-    const step = definition.validate;
-    if (definition.keyword !== STEP_KEYWORD || step === undefined) {
-      return Reflect.apply(addKeyword, this, args);
-    }
-    const counted = (...stepArgs: unknown[]) => {
-      steps += 1;
-      return step(...stepArgs);
-    };
-    return Reflect.apply(addKeyword, this, [{ ...definition, validate: counted }]);
-  });
-  return () => steps;
-}
-
 describe("attacks through an output schema", () => {
   test("a $ref chain doubling 60 times against {x: 1} fails the call at the step bound", async () => {
     // The SDK's own validator would apply the last definition 2^60 times: the process hangs.
     const sdkValidators = vi.spyOn(AjvJsonSchemaValidator.prototype, "getValidator");
-    const steps = countSteps();
+    const steps = countSteps([ajv.draft2020]);
     const { client } = await scripted([withOutput(doubling(60))], async () => ({
       content: [],
       structuredContent: { x: 1 },

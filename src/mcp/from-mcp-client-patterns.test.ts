@@ -165,9 +165,11 @@ test("a listing's patterns share one compile budget: the Tool that passes it is 
   expect(refused).toBeLessThan(30);
 });
 
-test("structured content is checked by fromMcpClient on its engine, not by the client's validator", async () => {
-  // The client's default validator would run the hostile pattern on the platform's engine.
-  const native = countNativeMatches(HOSTILE);
+/**
+ * Connects `client` to a server whose one Tool, "lookup", declares an output schema with the
+ * hostile pattern, and answers each call with the structured content `value()`.
+ */
+async function connectHostileOutput(client: Client, value: () => string): Promise<void> {
   const server = new Server({ name: "hostile", version: "1.0.0" }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [
@@ -178,15 +180,21 @@ test("structured content is checked by fromMcpClient on its engine, not by the c
       },
     ],
   }));
-  let value = "aaaa";
   server.setRequestHandler(CallToolRequestSchema, () => ({
     content: [],
-    structuredContent: { v: value },
+    structuredContent: { v: value() },
   }));
-  const client = new Client({ name: "agent", version: "1.0.0" });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   await client.connect(clientSide);
+}
+
+test("structured content is checked by fromMcpClient on its engine, not by the client's validator", async () => {
+  // The client's default validator would run the hostile pattern on the platform's engine.
+  const native = countNativeMatches(HOSTILE);
+  let value = "aaaa";
+  const client = new Client({ name: "agent", version: "1.0.0" });
+  await connectHostileOutput(client, () => value);
   try {
     const { tools } = await fromMcpClient(client);
     expect((await call(tools, {})).content).toBe('{"v":"aaaa"}');
@@ -206,20 +214,6 @@ test("structured content is checked by fromMcpClient on its engine, not by the c
 test("the SDK client's own output check runs on the same engine when given it", async () => {
   // For the host's own calls of client.callTool: the engine serves the client's Ajv too.
   const native = countNativeMatches(HOSTILE);
-  const server = new Server({ name: "hostile", version: "1.0.0" }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: [
-      {
-        name: "lookup",
-        inputSchema: { type: "object" },
-        outputSchema: { type: "object", properties: { v: { type: "string", pattern: HOSTILE } } },
-      },
-    ],
-  }));
-  server.setRequestHandler(CallToolRequestSchema, () => ({
-    content: [],
-    structuredContent: { v: `${"a".repeat(50_000)}!` },
-  }));
   const regExp = await linearTimePatterns();
   const client = new Client(
     { name: "agent", version: "1.0.0" },
@@ -229,9 +223,7 @@ test("the SDK client's own output check runs on the same engine when given it", 
       ),
     },
   );
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  await client.connect(clientSide);
+  await connectHostileOutput(client, () => `${"a".repeat(50_000)}!`);
   try {
     await client.listTools();
     await expect(client.callTool({ name: "lookup", arguments: {} })).rejects.toThrow(

@@ -70,13 +70,9 @@ interface ToolChecks {
 /** Whether `value` has the methods of an SDK Client (a copy of the SDK other than ours fits too). */
 function isClient(value: unknown): value is Client {
   if (typeof value !== "object" || value === null) return false;
-  const { request, listTools, callTool, setNotificationHandler } = value as Record<string, unknown>;
-  return (
-    typeof request === "function" &&
-    typeof listTools === "function" &&
-    typeof callTool === "function" &&
-    typeof setNotificationHandler === "function"
-  );
+  // What is used of it: requests (lists and calls go through `request`) and notifications.
+  const { request, setNotificationHandler } = value as Record<string, unknown>;
+  return typeof request === "function" && typeof setNotificationHandler === "function";
 }
 
 function invalid(message: string): never {

@@ -273,6 +273,29 @@ export type ArgumentCheck =
   | { readonly ok: true; readonly check: (input: unknown) => string | undefined }
   | { readonly ok: false; readonly reason: string };
 
+/** A compiled schema's check that answers undefined when valid, else what `answer` says of the verdict. */
+function answering(
+  compiled: CompiledSchema,
+  answer: (verdict: Exclude<Verdict, { readonly kind: "valid" }>) => string,
+): ArgumentCheck {
+  if (!compiled.ok) return compiled;
+  return {
+    ok: true,
+    check: (value) => {
+      const verdict = compiled.check(value);
+      return verdict.kind === "valid" ? undefined : answer(verdict);
+    },
+  };
+}
+
+/** The first error as one bounded line, under `subject`. */
+function errorLine(
+  error: ErrorObject | undefined,
+  subject: "arguments" | "structuredContent" | "data",
+): string {
+  return cutText(oneLine(describeError(error, subject)), MAX_ARGUMENT_ERROR_CHARACTERS, () => "…");
+}
+
 /**
  * Compiles a Tool's `inputSchema` (see {@link compileSchema} for the
  * budgets). The check answers undefined for valid arguments, else one line
@@ -295,32 +318,19 @@ export function compileArgumentCheck(
   regExp: PatternEngine | undefined,
   listing?: CompileAccount,
 ): ArgumentCheck {
-  const compiled = compileSchema(ajv, schema, regExp, listing);
-  if (!compiled.ok) return compiled;
-  return {
-    ok: true,
-    check: (input) => {
-      const verdict = compiled.check(input);
-      if (verdict.kind === "valid") return undefined;
-      if (verdict.kind === "too-long") {
-        if (verdict.against === "patterns") {
-          return `arguments take too long to check against the Tool's patterns (${verdict.why}); send shorter or fewer strings`;
-        }
-        if (verdict.multiplied !== undefined) {
-          // The server's schema is at fault, not the arguments: the Tool's validation fails.
-          throw new Error(
-            `the Tool's input schema cannot check ${verdict.multiplied} values within ${MAX_CHECK_STEPS} steps: its definitions apply each other many times over`,
-          );
-        }
-        return `arguments take too long to check against the Tool's schema (${verdict.why}); send fewer values`;
-      }
-      return cutText(
-        oneLine(describeError(verdict.error, "arguments")),
-        MAX_ARGUMENT_ERROR_CHARACTERS,
-        () => "…",
+  return answering(compileSchema(ajv, schema, regExp, listing), (verdict) => {
+    if (verdict.kind === "invalid") return errorLine(verdict.error, "arguments");
+    if (verdict.against === "patterns") {
+      return `arguments take too long to check against the Tool's patterns (${verdict.why}); send shorter or fewer strings`;
+    }
+    if (verdict.multiplied !== undefined) {
+      // The server's schema is at fault, not the arguments: the Tool's validation fails.
+      throw new Error(
+        `the Tool's input schema cannot check ${verdict.multiplied} values within ${MAX_CHECK_STEPS} steps: its definitions apply each other many times over`,
       );
-    },
-  };
+    }
+    return `arguments take too long to check against the Tool's schema (${verdict.why}); send fewer values`;
+  });
 }
 
 /**
@@ -339,24 +349,11 @@ export function compileOutputCheck(
   regExp: PatternEngine | undefined,
   listing?: CompileAccount,
 ): ArgumentCheck {
-  const compiled = compileSchema(ajv, schema, regExp, listing);
-  if (!compiled.ok) return compiled;
-  return {
-    ok: true,
-    check: (content) => {
-      const verdict = compiled.check(content);
-      if (verdict.kind === "valid") return undefined;
-      if (verdict.kind === "too-long") {
-        return `the server's structured content takes too long to check against the Tool's output schema (${verdict.why})`;
-      }
-      const line = cutText(
-        oneLine(describeError(verdict.error, "structuredContent")),
-        MAX_ARGUMENT_ERROR_CHARACTERS,
-        () => "…",
-      );
-      return `the server's structured content does not match the Tool's output schema: ${line}`;
-    },
-  };
+  return answering(compileSchema(ajv, schema, regExp, listing), (verdict) =>
+    verdict.kind === "invalid"
+      ? `the server's structured content does not match the Tool's output schema: ${errorLine(verdict.error, "structuredContent")}`
+      : `the server's structured content takes too long to check against the Tool's output schema (${verdict.why})`,
+  );
 }
 
 /**
@@ -375,19 +372,9 @@ export function compileValueCheck(
   regExp: PatternEngine | undefined,
   listing?: CompileAccount,
 ): ArgumentCheck {
-  const compiled = compileSchema(ajv, schema, regExp, listing);
-  if (!compiled.ok) return compiled;
-  return {
-    ok: true,
-    check: (value) => {
-      const verdict = compiled.check(value);
-      if (verdict.kind === "valid") return undefined;
-      if (verdict.kind === "too-long") return `checking it takes too long (${verdict.why})`;
-      return cutText(
-        oneLine(describeError(verdict.error, "data")),
-        MAX_ARGUMENT_ERROR_CHARACTERS,
-        () => "…",
-      );
-    },
-  };
+  return answering(compileSchema(ajv, schema, regExp, listing), (verdict) =>
+    verdict.kind === "invalid"
+      ? errorLine(verdict.error, "data")
+      : `checking it takes too long (${verdict.why})`,
+  );
 }

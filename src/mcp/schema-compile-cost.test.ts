@@ -8,7 +8,7 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { compileArgumentCheck, loadAjv } from "./json-schema-check.ts";
 import { linearTimePatterns } from "./linear-patterns.ts";
 import { CompileAccount, MAX_SCHEMA_COMPILE_COST, SCHEMA_OBJECT_COST } from "./pattern-budgets.ts";
-import { schemaObjects, schemaShape } from "./schema-structure.ts";
+import { schemaShape } from "./schema-structure.ts";
 
 const engine = await linearTimePatterns();
 const ajv = await loadAjv();
@@ -36,7 +36,7 @@ function spyOnAjvCompiles(): () => number {
   return () => spies.reduce((sum, spy) => sum + spy.mock.calls.length, 0);
 }
 
-describe("schemaObjects", () => {
+describe("schemaShape", () => {
   test.each([
     ["a bare object", {}, 1],
     ["an object with two properties", flat(2), 4],
@@ -44,7 +44,7 @@ describe("schemaObjects", () => {
     ["primitives are not counted", { type: "string", enum: ["a", 1, null, true] }, 1],
     ["not an object", "string", 0],
   ])("%s", (_what, schema, expected) => {
-    expect(schemaObjects(schema, 100)).toBe(expected);
+    expect(schemaShape(schema, 100).objects).toBe(expected);
   });
 
   test.each([
@@ -60,19 +60,19 @@ describe("schemaObjects", () => {
   });
 
   test("stops once the count passes the limit", () => {
-    expect(schemaObjects(flat(10_000), 50)).toBe(51);
+    expect(schemaShape(flat(10_000), 50).objects).toBe(51);
   });
 
   test("attack: a value that refers to itself ends at the limit", () => {
     const looped: Record<string, unknown> = { type: "object" };
     looped.properties = { self: looped };
-    expect(schemaObjects(looped, 1_000)).toBe(1_001);
+    expect(schemaShape(looped, 1_000).objects).toBe(1_001);
   });
 
   test("attack: 100,000 levels deep are counted without recursion", () => {
     let schema: object = { type: "string" };
     for (let level = 0; level < 100_000; level += 1) schema = { items: schema };
-    expect(schemaObjects(schema, 1_000_000)).toBe(100_001);
+    expect(schemaShape(schema, 1_000_000).objects).toBe(100_001);
   });
 });
 
@@ -85,7 +85,7 @@ describe("compiling a server's schema", () => {
     (_engine, regExp) => {
       const compiles = spyOnAjvCompiles();
       const schema = flat(MOST_OBJECTS);
-      expect(schemaObjects(schema, Number.POSITIVE_INFINITY)).toBe(MOST_OBJECTS + 2);
+      expect(schemaShape(schema, Number.POSITIVE_INFINITY).objects).toBe(MOST_OBJECTS + 2);
       expect(compileArgumentCheck(ajv, schema, regExp)).toEqual({
         ok: false,
         reason: `the schema cost more than ${MAX_SCHEMA_COMPILE_COST} to compile (objects, instructions, Unicode classes, rewritten text, Unicode property escapes and look-ups)`,
@@ -123,7 +123,7 @@ describe("compiling a server's schema", () => {
       $defs: { entry: flat(100, () => ({ type: "string", maxLength: 5 })) },
       ...flat(100, () => ({ $ref: "#/$defs/entry" })),
     };
-    expect(schemaObjects(schema, Number.POSITIVE_INFINITY)).toBe(205);
+    expect(schemaShape(schema, Number.POSITIVE_INFINITY).objects).toBe(205);
     const compiled = compileArgumentCheck(ajv, schema, engine);
     if (!compiled.ok) throw new Error(compiled.reason);
     const ajvCompile = vi.spyOn(ajv.draft2020.prototype, "compile");

@@ -57,14 +57,3 @@ export function schemaShape(schema: unknown, limit: number): SchemaShape {
   }
   return { objects, crowding, depth };
 }
-
-/**
- * Counts the objects in `schema`, stopping once the count passes `limit`
- * (see {@link schemaShape}).
- *
- * @example
- * schemaObjects({ type: "object", properties: { a: { type: "string" } } }, 2_000); // 3
- */
-export function schemaObjects(schema: unknown, limit: number): number {
-  return schemaShape(schema, limit).objects;
-}
