@@ -72,9 +72,9 @@ const snapshots = new NativeWeakSet<object>();
 
 /** The output fields of a snapshot, kept with it (see toolOutputFields and private-marks.ts). */
 class OutputFieldsMark extends MarkHost {
-  readonly #fields: ToolOutputFields;
+  readonly #fields: ToolOutputFields | undefined;
 
-  constructor(snapshot: object, fields: ToolOutputFields) {
+  constructor(snapshot: object, fields: ToolOutputFields | undefined) {
     super(snapshot);
     this.#fields = fields;
   }
@@ -215,19 +215,25 @@ export function snapshotDefinition(definition: unknown, label: string): Register
     ...(format === undefined ? {} : { format }),
   };
   // Kept beside the snapshot once, so a call resolves its output settings without
-  // reading the snapshot's fields again.
-  new OutputFieldsMark(snapshot, freeze({ outputBudget, truncate, format }));
+  // reading the snapshot's fields again; none at all is kept as undefined, so a call of a
+  // Tool without them, on a registry and with options without them, skips resolving.
+  const fields =
+    outputBudget === undefined && truncate === undefined && format === undefined
+      ? undefined
+      : freeze({ outputBudget, truncate, format });
+  new OutputFieldsMark(snapshot, fields);
   weakSetAdd(snapshots, freeze(snapshot));
   return snapshot;
 }
 
 /**
  * The output fields of a Tool snapshot `defineTool` made, as it read them (all
- * three own fields, each possibly undefined); undefined for undefined (no
- * Tool).
+ * three own fields, each possibly undefined); undefined for a snapshot that
+ * set none of them, and for undefined (no Tool).
  *
  * @example
  * toolOutputFields(defineTool({ ...echo, truncate: "tail" })); // { outputBudget: undefined, truncate: "tail", format: undefined }
+ * toolOutputFields(defineTool(echo)); // undefined
  */
 export function toolOutputFields(
   tool: RegisteredCourseTool | undefined,

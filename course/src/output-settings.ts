@@ -193,6 +193,17 @@ export function resolveOutputSettings(
   tool: ToolOutputFields | undefined,
   registry: OutputLevel | undefined,
 ): OutputSettings | undefined {
+  // Nothing configured at any level (the course's path): answered before the closures
+  // below, whose shared context the engine would otherwise allocate on every call.
+  if (call === undefined && tool === undefined && registry === undefined) return undefined;
+  return resolveLevels(call, tool, registry);
+}
+
+function resolveLevels(
+  call: OutputLevel | undefined,
+  tool: ToolOutputFields | undefined,
+  registry: OutputLevel | undefined,
+): OutputSettings | undefined {
   const callBudget = call?.outputBudget;
   // The Tool's fields as defineTool read them (own fields of the definition, each once):
   // a frozen object holding all three as own fields, so no read reaches a prototype.

@@ -15,6 +15,7 @@ const ENTRY_EXPORTS = [
   "MAX_LISTING_COMPILE_COST",
   "MAX_CHECK_MILLISECONDS",
   "MAX_CHECK_STEPS",
+  "MAX_CHECKED_DEPTH",
   "PatternWorkExceeded",
   "boundedJsonSchemaValidator",
   "callRegistryTool",

@@ -41,3 +41,4 @@ export { MAX_NOTICE_CHARACTERS, reportProgress, sendLogMessage } from "./request
 export { MAX_CHECK_STEPS } from "./schema-meter.ts";
 export type { McpBridgeOptions } from "./server.ts";
 export { createMcpToolServer, serveToolRegistry } from "./server.ts";
+export { MAX_CHECKED_DEPTH } from "./value-depth.ts";

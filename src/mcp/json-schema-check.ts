@@ -23,6 +23,7 @@ import {
 } from "./schema-meter.ts";
 import { schemaShape } from "./schema-structure.ts";
 import { UNIQUE_KEYWORD, uniqueItemsCheck } from "./unique-items.ts";
+import { MAX_CHECKED_DEPTH, nestsDeeperThan } from "./value-depth.ts";
 
 /** The Ajv classes by dialect, loaded once. */
 interface AjvClasses {
@@ -145,7 +146,9 @@ type Verdict =
       readonly why: string;
       /** The values checked, when so few that only the schema's `$ref`s can explain the work. */
       readonly multiplied: number | undefined;
-    };
+    }
+  /** The value nests past {@link MAX_CHECKED_DEPTH}, or (`stack`) the check ran out of stack within it. */
+  | { readonly kind: "too-deep"; readonly stack: boolean };
 
 /**
  * How many times over a schema must apply its objects, on average, to each
@@ -175,6 +178,7 @@ function compileSchema(
 ): CompiledSchema {
   let validate: ValidateFunction;
   let schemaWeight = 1;
+  let refers = false;
   const meter = new StepMeter();
   try {
     // Each schema gets a compile budget of its own (and draws on its listing's, when given),
@@ -187,6 +191,7 @@ function compileSchema(
     if (shape.depth > MAX_SCHEMA_DEPTH) {
       throw new Error(`its objects nest ${shape.depth} deep, over ${MAX_SCHEMA_DEPTH}`);
     }
+    refers = shape.refers;
     const cost = shape.objects * SCHEMA_OBJECT_COST + shape.crowding;
     for (const account of accounts) account.charge(cost, undefined);
     const options =
@@ -237,6 +242,9 @@ function compileSchema(
   return {
     ok: true,
     check: (value) => {
+      // A schema that refers to itself recurses once per level of the value: bounded first.
+      if (refers && nestsDeeperThan(value, MAX_CHECKED_DEPTH))
+        return { kind: "too-deep", stack: false };
       let valid: boolean;
       // Each check gets the whole step and pattern budgets, whatever else ran in this turn.
       meter.steps = 0;
@@ -254,6 +262,8 @@ function compileSchema(
           const multiplied = weight <= few ? values : undefined;
           return { kind: "too-long", against: "schema", why: thrown.message, multiplied };
         }
+        // Within the depth bound, only chains of `$ref`s at each level can exhaust the stack.
+        if (thrown instanceof RangeError) return { kind: "too-deep", stack: true };
         if (!(thrown instanceof PatternWorkExceeded)) throw thrown;
         return { kind: "too-long", against: "patterns", why: thrown.message };
       }
@@ -272,6 +282,9 @@ function compileSchema(
 export type ArgumentCheck =
   | { readonly ok: true; readonly check: (input: unknown) => string | undefined }
   | { readonly ok: false; readonly reason: string };
+
+/** Why a value within the depth bound could not be checked: the engine's stack ran out. */
+const OUT_OF_STACK = "the schema's $ref chains run out of the engine's stack";
 
 /** A compiled schema's check that answers undefined when valid, else what `answer` says of the verdict. */
 function answering(
@@ -320,6 +333,12 @@ export function compileArgumentCheck(
 ): ArgumentCheck {
   return answering(compileSchema(ajv, schema, regExp, listing), (verdict) => {
     if (verdict.kind === "invalid") return errorLine(verdict.error, "arguments");
+    if (verdict.kind === "too-deep") {
+      // Arguments within the depth bound that exhaust the stack: the schema's `$ref` chains.
+      if (verdict.stack)
+        throw new Error(`the Tool's input schema cannot check these arguments: ${OUT_OF_STACK}`);
+      return `arguments nest over ${MAX_CHECKED_DEPTH} levels deep, too deep to check against the Tool's schema; send a flatter value`;
+    }
     if (verdict.against === "patterns") {
       return `arguments take too long to check against the Tool's patterns (${verdict.why}); send shorter or fewer strings`;
     }
@@ -349,11 +368,17 @@ export function compileOutputCheck(
   regExp: PatternEngine | undefined,
   listing?: CompileAccount,
 ): ArgumentCheck {
-  return answering(compileSchema(ajv, schema, regExp, listing), (verdict) =>
-    verdict.kind === "invalid"
-      ? `the server's structured content does not match the Tool's output schema: ${errorLine(verdict.error, "structuredContent")}`
-      : `the server's structured content takes too long to check against the Tool's output schema (${verdict.why})`,
-  );
+  return answering(compileSchema(ajv, schema, regExp, listing), (verdict) => {
+    if (verdict.kind === "invalid") {
+      return `the server's structured content does not match the Tool's output schema: ${errorLine(verdict.error, "structuredContent")}`;
+    }
+    if (verdict.kind === "too-long") {
+      return `the server's structured content takes too long to check against the Tool's output schema (${verdict.why})`;
+    }
+    return verdict.stack
+      ? `the server's structured content cannot be checked against the Tool's output schema: ${OUT_OF_STACK}`
+      : `the server's structured content nests over ${MAX_CHECKED_DEPTH} levels deep, too deep to check against the Tool's output schema`;
+  });
 }
 
 /**
@@ -372,9 +397,11 @@ export function compileValueCheck(
   regExp: PatternEngine | undefined,
   listing?: CompileAccount,
 ): ArgumentCheck {
-  return answering(compileSchema(ajv, schema, regExp, listing), (verdict) =>
-    verdict.kind === "invalid"
-      ? errorLine(verdict.error, "data")
-      : `checking it takes too long (${verdict.why})`,
-  );
+  return answering(compileSchema(ajv, schema, regExp, listing), (verdict) => {
+    if (verdict.kind === "invalid") return errorLine(verdict.error, "data");
+    if (verdict.kind === "too-long") return `checking it takes too long (${verdict.why})`;
+    return verdict.stack
+      ? `it cannot be checked: ${OUT_OF_STACK}`
+      : `it nests over ${MAX_CHECKED_DEPTH} levels deep, too deep to check`;
+  });
 }

@@ -59,6 +59,16 @@ describe("schemaShape", () => {
     expect(schemaShape(schema, 10_000).crowding).toBe(expected);
   });
 
+  test.each([
+    ["a $ref", { $ref: "#" }, true],
+    ["a $dynamicRef under properties", { properties: { a: { $dynamicRef: "#node" } } }, true],
+    ["a $recursiveRef in an array", { anyOf: [{ $recursiveRef: "#" }] }, true],
+    ["no reference", flat(3), false],
+    ["the word as a value only", { enum: ["$ref"], const: "$dynamicRef" }, false],
+  ])("whether it refers to itself: %s", (_what, schema, expected) => {
+    expect(schemaShape(schema, 100).refers).toBe(expected);
+  });
+
   test("stops once the count passes the limit", () => {
     expect(schemaShape(flat(10_000), 50).objects).toBe(51);
   });

@@ -19,7 +19,15 @@ export interface SchemaShape {
   readonly crowding: number;
   /** The most objects on one path from the root. */
   readonly depth: number;
+  /**
+   * Whether an object has a `$ref`, `$dynamicRef` or `$recursiveRef`: only
+   * then can Ajv's code recurse deeper than the schema nests (see value-depth.ts).
+   */
+  readonly refers: boolean;
 }
+
+/** The keywords by which a schema applies another part of itself. */
+const REFERRING_KEYWORDS = ["$ref", "$dynamicRef", "$recursiveRef"] as const;
 
 /**
  * Reads the shape of `schema`, stopping once it has more than `limit`
@@ -29,12 +37,13 @@ export interface SchemaShape {
  *
  * @example
  * schemaShape({ type: "object", properties: { a: { type: "string" } } }, 2_000);
- * // { objects: 3, crowding: 0, depth: 3 }
+ * // { objects: 3, crowding: 0, depth: 3, refers: false }
  */
 export function schemaShape(schema: unknown, limit: number): SchemaShape {
   let objects = 0;
   let crowding = 0;
   let depth = 0;
+  let refers = false;
   const pending: [unknown, number][] = [[schema, 0]];
   while (pending.length > 0) {
     const [value, above] = pending.pop() as [unknown, number];
@@ -45,6 +54,7 @@ export function schemaShape(schema: unknown, limit: number): SchemaShape {
       level += 1;
       if (level > depth) depth = level;
       if (objects > limit) break;
+      if (!refers) refers = REFERRING_KEYWORDS.some((keyword) => Object.hasOwn(value, keyword));
     }
     // Plain data from the server's JSON: its own enumerable values are all there is.
     let children = 0;
@@ -55,5 +65,5 @@ export function schemaShape(schema: unknown, limit: number): SchemaShape {
     }
     crowding += Math.floor((children * children) / 100);
   }
-  return { objects, crowding, depth };
+  return { objects, crowding, depth, refers };
 }
