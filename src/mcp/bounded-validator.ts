@@ -31,7 +31,11 @@ export interface BoundedJsonSchemaValidatorOptions {
  * `MAX_CHECK_STEPS` and the patterns' budgets, on RE2JS unless `patterns:
  * "native"`. A schema it cannot compile or bound makes `getValidator` throw,
  * saying why (the SDK's `listTools()` then rejects); a check past a bound
- * answers invalid, `checking it takes too long (…)`. Loads Ajv (and RE2JS)
+ * answers invalid: `checking it takes too long (…)`, or, for a value nested
+ * past `MAX_CHECKED_DEPTH` against a schema with a `$ref` or `uniqueItems`,
+ * `it nests over 256 levels deep, too deep to check` (`it cannot be checked:
+ * its check runs out of the engine's stack` when the stack runs out anyway).
+ * Loads Ajv (and RE2JS)
  * once; rejects with a TypeError for a bad option.
  *
  * @example

@@ -20,7 +20,6 @@ export { fromMcpClient } from "./from-mcp-client.ts";
 export type { McpHttpOptions } from "./http-options.ts";
 export type { McpHttpServer } from "./http-server.ts";
 export { serveToolRegistryHttp } from "./http-server.ts";
-export { MAX_ARGUMENT_ERROR_CHARACTERS } from "./json-schema-check.ts";
 export type { CompiledPattern, PatternEngine } from "./linear-patterns.ts";
 export {
   linearTimePatterns,
@@ -38,6 +37,7 @@ export {
 } from "./pattern-budgets.ts";
 export type { McpProgressUpdate } from "./request-notices.ts";
 export { MAX_NOTICE_CHARACTERS, reportProgress, sendLogMessage } from "./request-notices.ts";
+export { MAX_ARGUMENT_ERROR_CHARACTERS } from "./schema-error-line.ts";
 export { MAX_CHECK_STEPS } from "./schema-meter.ts";
 export type { McpBridgeOptions } from "./server.ts";
 export { createMcpToolServer, serveToolRegistry } from "./server.ts";

@@ -13,6 +13,7 @@ import {
   PatternWorkExceeded,
   SCHEMA_OBJECT_COST,
 } from "./pattern-budgets.ts";
+import { errorLine } from "./schema-error-line.ts";
 import {
   MAX_CHECK_STEPS,
   meteredSchema,
@@ -103,33 +104,6 @@ function dialectOf(schema: Readonly<Record<string, unknown>>): keyof AjvClasses 
 }
 
 /**
- * The longest argument-error message, in code points.
- *
- * @example
- * MAX_ARGUMENT_ERROR_CHARACTERS; // 500
- */
-export const MAX_ARGUMENT_ERROR_CHARACTERS = 500;
-
-/**
- * One readable line for the first error: where it is (under `subject`), what
- * is wrong, and the offending key if any.
- */
-function describeError(
-  error: ErrorObject | undefined,
-  subject: "arguments" | "structuredContent" | "data",
-): string {
-  if (error === undefined && subject === "arguments") {
-    return "arguments do not match the Tool's input schema";
-  }
-  if (error === undefined) return `${subject} does not match the Tool's schema`;
-  const where = error.instancePath === "" ? subject : `${subject}${error.instancePath}`;
-  const params = error.params as { additionalProperty?: unknown; missingProperty?: unknown };
-  const key = params.additionalProperty ?? undefined;
-  const detail = typeof key === "string" ? ` (${JSON.stringify(cutText(key, 64, () => "…"))})` : "";
-  return `${where} ${error.message ?? "is invalid"}${detail}`;
-}
-
-/**
  * The deepest a server's schema may nest its objects (maps such as
  * `properties` included): 128, some 64 levels of subschemas.
  */
@@ -147,7 +121,7 @@ type Verdict =
       /** The values checked, when so few that only the schema's `$ref`s can explain the work. */
       readonly multiplied: number | undefined;
     }
-  /** The value nests past {@link MAX_CHECKED_DEPTH}, or (`stack`) the check ran out of stack within it. */
+  /** The value nests past {@link MAX_CHECKED_DEPTH}, or (`stack`) the check ran out of the engine's stack. */
   | { readonly kind: "too-deep"; readonly stack: boolean };
 
 /**
@@ -168,17 +142,21 @@ type CompiledSchema =
  * its compile budget ({@link MAX_SCHEMA_COMPILE_COST}: its objects, paid for
  * before Ajv reads it, then its patterns) and what is left of `listing`'s,
  * when given. Each check counts the schema objects it applies (see
- * schema-meter.ts) and runs the patterns within their budgets.
+ * schema-meter.ts) and runs the patterns within their budgets. With
+ * `boundsDepth`, a value is measured first when the check would follow it
+ * down (see value-depth.ts); a check that runs out of the engine's stack is a
+ * verdict either way.
  */
 function compileSchema(
   ajv: AjvClasses,
   schema: Readonly<Record<string, unknown>>,
   regExp: PatternEngine | undefined,
   listing: CompileAccount | undefined,
+  boundsDepth: boolean,
 ): CompiledSchema {
   let validate: ValidateFunction;
   let schemaWeight = 1;
-  let refers = false;
+  let measureDepth = false;
   const meter = new StepMeter();
   try {
     // Each schema gets a compile budget of its own (and draws on its listing's, when given),
@@ -191,7 +169,8 @@ function compileSchema(
     if (shape.depth > MAX_SCHEMA_DEPTH) {
       throw new Error(`its objects nest ${shape.depth} deep, over ${MAX_SCHEMA_DEPTH}`);
     }
-    refers = shape.refers;
+    // Arguments are not measured: the core refuses them past the same depth.
+    measureDepth = boundsDepth && shape.followsValues;
     const cost = shape.objects * SCHEMA_OBJECT_COST + shape.crowding;
     for (const account of accounts) account.charge(cost, undefined);
     const options =
@@ -242,9 +221,10 @@ function compileSchema(
   return {
     ok: true,
     check: (value) => {
-      // A schema that refers to itself recurses once per level of the value: bounded first.
-      if (refers && nestsDeeperThan(value, MAX_CHECKED_DEPTH))
+      // A check that follows the value down recurses once per level of it: bounded first.
+      if (measureDepth && nestsDeeperThan(value, MAX_CHECKED_DEPTH)) {
         return { kind: "too-deep", stack: false };
+      }
       let valid: boolean;
       // Each check gets the whole step and pattern budgets, whatever else ran in this turn.
       meter.steps = 0;
@@ -262,7 +242,8 @@ function compileSchema(
           const multiplied = weight <= few ? values : undefined;
           return { kind: "too-long", against: "schema", why: thrown.message, multiplied };
         }
-        // Within the depth bound, only chains of `$ref`s at each level can exhaust the stack.
+        // The engine's stack ran out: `$ref` chains at every level, a value past what was
+        // measured, or the platform's RegExp backtracking on a long string (patterns: "native").
         if (thrown instanceof RangeError) return { kind: "too-deep", stack: true };
         if (!(thrown instanceof PatternWorkExceeded)) throw thrown;
         return { kind: "too-long", against: "patterns", why: thrown.message };
@@ -283,8 +264,8 @@ export type ArgumentCheck =
   | { readonly ok: true; readonly check: (input: unknown) => string | undefined }
   | { readonly ok: false; readonly reason: string };
 
-/** Why a value within the depth bound could not be checked: the engine's stack ran out. */
-const OUT_OF_STACK = "the schema's $ref chains run out of the engine's stack";
+/** Why a value could not be checked when the engine's stack ran out (see compileSchema). */
+const OUT_OF_STACK = "its check runs out of the engine's stack";
 
 /** A compiled schema's check that answers undefined when valid, else what `answer` says of the verdict. */
 function answering(
@@ -301,21 +282,15 @@ function answering(
   };
 }
 
-/** The first error as one bounded line, under `subject`. */
-function errorLine(
-  error: ErrorObject | undefined,
-  subject: "arguments" | "structuredContent" | "data",
-): string {
-  return cutText(oneLine(describeError(error, subject)), MAX_ARGUMENT_ERROR_CHARACTERS, () => "…");
-}
-
 /**
  * Compiles a Tool's `inputSchema` (see {@link compileSchema} for the
  * budgets). The check answers undefined for valid arguments, else one line
  * (at most {@link MAX_ARGUMENT_ERROR_CHARACTERS} code points) about the
  * first error, or that the arguments take too long to check; it throws
  * (the Tool's validation fails) when the schema's `$ref`s multiply its work
- * on arguments of a few values (see {@link MULTIPLIED}). A schema Ajv
+ * on arguments of a few values (see {@link MULTIPLIED}), or when the check
+ * runs out of the engine's stack (the arguments are within the core's depth
+ * bound, so their depth is not measured again). A schema Ajv
  * cannot compile (a `$ref` to another document, an `$async` schema, a
  * malformed keyword, a pattern `regExp` refuses) or over a budget is
  * answered with the reason. `regExp` runs the schema's patterns (see
@@ -331,13 +306,12 @@ export function compileArgumentCheck(
   regExp: PatternEngine | undefined,
   listing?: CompileAccount,
 ): ArgumentCheck {
-  return answering(compileSchema(ajv, schema, regExp, listing), (verdict) => {
+  return answering(compileSchema(ajv, schema, regExp, listing, false), (verdict) => {
     if (verdict.kind === "invalid") return errorLine(verdict.error, "arguments");
     if (verdict.kind === "too-deep") {
-      // Arguments within the depth bound that exhaust the stack: the schema's `$ref` chains.
-      if (verdict.stack)
-        throw new Error(`the Tool's input schema cannot check these arguments: ${OUT_OF_STACK}`);
-      return `arguments nest over ${MAX_CHECKED_DEPTH} levels deep, too deep to check against the Tool's schema; send a flatter value`;
+      // Arguments are within the core's depth bound (so not measured here): the stack ran out
+      // on the schema's `$ref` chains, or on the platform's backtracking (patterns: "native").
+      throw new Error(`the Tool's input schema cannot check these arguments: ${OUT_OF_STACK}`);
     }
     if (verdict.against === "patterns") {
       return `arguments take too long to check against the Tool's patterns (${verdict.why}); send shorter or fewer strings`;
@@ -356,7 +330,9 @@ export function compileArgumentCheck(
  * Compiles a Tool's `outputSchema`, within the same budgets as its input
  * schema (and its listing's). The check answers undefined for structured
  * content that matches, else why not, as one line: the server's fault, for
- * the Tool's failure.
+ * the Tool's failure. Against a schema with a `$ref` or `uniqueItems`, content
+ * nested past {@link MAX_CHECKED_DEPTH} is refused before Ajv runs on it, and
+ * a check that runs out of the engine's stack is answered too.
  *
  * @example
  * const compiled = compileOutputCheck(await loadAjv(), { type: "object", required: ["sum"] }, undefined);
@@ -368,7 +344,7 @@ export function compileOutputCheck(
   regExp: PatternEngine | undefined,
   listing?: CompileAccount,
 ): ArgumentCheck {
-  return answering(compileSchema(ajv, schema, regExp, listing), (verdict) => {
+  return answering(compileSchema(ajv, schema, regExp, listing, true), (verdict) => {
     if (verdict.kind === "invalid") {
       return `the server's structured content does not match the Tool's output schema: ${errorLine(verdict.error, "structuredContent")}`;
     }
@@ -385,7 +361,9 @@ export function compileOutputCheck(
  * Compiles any schema within the same budgets, for a validator of our own
  * (see bounded-validator.ts). The check answers undefined for a value that
  * matches, else one line in Ajv's words (`data/sum must be number`), or that
- * it takes too long to check.
+ * it takes too long to check, nests too deep to check (past
+ * {@link MAX_CHECKED_DEPTH}, against a schema with a `$ref` or `uniqueItems`)
+ * or runs out of the engine's stack.
  *
  * @example
  * const compiled = compileValueCheck(await loadAjv(), { type: "number" }, undefined);
@@ -397,7 +375,7 @@ export function compileValueCheck(
   regExp: PatternEngine | undefined,
   listing?: CompileAccount,
 ): ArgumentCheck {
-  return answering(compileSchema(ajv, schema, regExp, listing), (verdict) => {
+  return answering(compileSchema(ajv, schema, regExp, listing, true), (verdict) => {
     if (verdict.kind === "invalid") return errorLine(verdict.error, "data");
     if (verdict.kind === "too-long") return `checking it takes too long (${verdict.why})`;
     return verdict.stack

@@ -135,11 +135,14 @@ function compiledPattern(
   return {
     test: (text: string) => {
       clock.before(size * (text.length + 1));
-      const matched = clock.timed(() => program.test(text));
-      // RE2JS's own DFA (its typed fields): dropped past what this pattern may keep.
-      const dfa = program.re2Input?.lazyDFA;
-      if (dfa != null && dfa.maxMem - dfa.memBudget > kept) dfa.clearCache();
-      return matched;
+      try {
+        return clock.timed(() => program.test(text));
+      } finally {
+        // RE2JS's own DFA (its typed fields): dropped past what this pattern may keep, also
+        // after a match that threw (the engine's stack can run out under a deep check).
+        const dfa = program.re2Input?.lazyDFA;
+        if (dfa != null && dfa.maxMem - dfa.memBudget > kept) dfa.clearCache();
+      }
     },
     toString: () => key,
   };

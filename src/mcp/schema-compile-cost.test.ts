@@ -65,8 +65,11 @@ describe("schemaShape", () => {
     ["a $recursiveRef in an array", { anyOf: [{ $recursiveRef: "#" }] }, true],
     ["no reference", flat(3), false],
     ["the word as a value only", { enum: ["$ref"], const: "$dynamicRef" }, false],
-  ])("whether it refers to itself: %s", (_what, schema, expected) => {
-    expect(schemaShape(schema, 100).refers).toBe(expected);
+    ["uniqueItems: true", { items: { type: "array", uniqueItems: true } }, true],
+    ["uniqueItems: false", { uniqueItems: false }, false],
+    ["uniqueItems inherited", Object.create({ uniqueItems: true }), false],
+  ])("whether its check follows the value down: %s", (_what, schema, expected) => {
+    expect(schemaShape(schema, 100).followsValues).toBe(expected);
   });
 
   test("stops once the count passes the limit", () => {

@@ -20,14 +20,25 @@ export interface SchemaShape {
   /** The most objects on one path from the root. */
   readonly depth: number;
   /**
-   * Whether an object has a `$ref`, `$dynamicRef` or `$recursiveRef`: only
-   * then can Ajv's code recurse deeper than the schema nests (see value-depth.ts).
+   * Whether its check can recurse as deep as the value nests, not only as deep
+   * as the schema does: an object has a `$ref`, `$dynamicRef` or
+   * `$recursiveRef` (Ajv calls a function for each), or `uniqueItems: true`
+   * (each item is written out whole). See value-depth.ts.
    */
-  readonly refers: boolean;
+  readonly followsValues: boolean;
 }
 
 /** The keywords by which a schema applies another part of itself. */
 const REFERRING_KEYWORDS = ["$ref", "$dynamicRef", "$recursiveRef"] as const;
+
+/** Whether one schema object's check recurses with the value (see {@link SchemaShape}). */
+function followsValues(schema: object): boolean {
+  const unique = Object.hasOwn(schema, "uniqueItems")
+    ? (schema as { readonly uniqueItems?: unknown }).uniqueItems
+    : undefined;
+  if (unique === true) return true;
+  return REFERRING_KEYWORDS.some((keyword) => Object.hasOwn(schema, keyword));
+}
 
 /**
  * Reads the shape of `schema`, stopping once it has more than `limit`
@@ -37,13 +48,13 @@ const REFERRING_KEYWORDS = ["$ref", "$dynamicRef", "$recursiveRef"] as const;
  *
  * @example
  * schemaShape({ type: "object", properties: { a: { type: "string" } } }, 2_000);
- * // { objects: 3, crowding: 0, depth: 3, refers: false }
+ * // { objects: 3, crowding: 0, depth: 3, followsValues: false }
  */
 export function schemaShape(schema: unknown, limit: number): SchemaShape {
   let objects = 0;
   let crowding = 0;
   let depth = 0;
-  let refers = false;
+  let follows = false;
   const pending: [unknown, number][] = [[schema, 0]];
   while (pending.length > 0) {
     const [value, above] = pending.pop() as [unknown, number];
@@ -54,7 +65,7 @@ export function schemaShape(schema: unknown, limit: number): SchemaShape {
       level += 1;
       if (level > depth) depth = level;
       if (objects > limit) break;
-      if (!refers) refers = REFERRING_KEYWORDS.some((keyword) => Object.hasOwn(value, keyword));
+      if (!follows) follows = followsValues(value);
     }
     // Plain data from the server's JSON: its own enumerable values are all there is.
     let children = 0;
@@ -65,5 +76,5 @@ export function schemaShape(schema: unknown, limit: number): SchemaShape {
     }
     crowding += Math.floor((children * children) / 100);
   }
-  return { objects, crowding, depth, refers };
+  return { objects, crowding, depth, followsValues: follows };
 }

@@ -1,10 +1,11 @@
 /**
  * Deep values against schemas that refer to themselves: Ajv's code for a
  * `$ref` is a function call, so such a schema recurses once per level of the
- * value. A server's structured content is bounded to MAX_CHECKED_DEPTH levels
- * before Ajv runs on it (before, 10,000 levels ran the engine out of stack),
- * and a stack that runs out within the bound (chains of `$ref`s at every
- * level) is named as the schema's doing.
+ * value, and `uniqueItems` writes out each item whole. A server's structured
+ * content is bounded to MAX_CHECKED_DEPTH levels before Ajv runs on it
+ * (before, 10,000 levels ran the engine out of stack), and a check that runs
+ * out of stack anyway (chains of `$ref`s at every level) is answered in words,
+ * with the fault where it lies.
  */
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { type AnyCourseTool, executeToolCall, ToolRegistry } from "../../course/src/index.ts";
@@ -90,13 +91,34 @@ describe("nestsDeeperThan", () => {
     expect(nestsDeeperThan(value, limit)).toBe(expected);
   });
 
+  test("takes no more containers than it is given, however wide the value", () => {
+    // A thousand fields, the deep chain last: measuring stops before it reaches the chain.
+    const wide: Record<string, unknown> = {};
+    for (let index = 0; index < 1_000; index += 1) wide[`k${index}`] = { index };
+    wide.last = chain(MAX_CHECKED_DEPTH + 10);
+    const hasOwn = vi.spyOn(Object, "hasOwn");
+    expect(nestsDeeperThan(wide, MAX_CHECKED_DEPTH, 20)).toBe(false);
+    // The root counts as one; the 19 fields taken after it are each checked once.
+    expect(hasOwn).toHaveBeenCalledTimes(19);
+    expect(nestsDeeperThan(wide, MAX_CHECKED_DEPTH, 2_000)).toBe(true);
+  });
+
+  test("an array is read by index, within the same count", () => {
+    const list: unknown[] = Array.from({ length: 100_000 }, (_, index) => ({ index }));
+    list.push(chain(MAX_CHECKED_DEPTH + 10));
+    const hasOwn = vi.spyOn(Object, "hasOwn");
+    expect(nestsDeeperThan(list, MAX_CHECKED_DEPTH, 50)).toBe(false);
+    expect(hasOwn).not.toHaveBeenCalled();
+    expect(nestsDeeperThan(list, MAX_CHECKED_DEPTH, 200_000)).toBe(true);
+  });
+
   test("attack: a value that holds itself stops one level past the bound", () => {
     const loop: Record<string, unknown> = {};
     loop.self = loop;
-    const values = vi.spyOn(Object, "values");
+    const hasOwn = vi.spyOn(Object, "hasOwn");
     expect(nestsDeeperThan(loop, MAX_CHECKED_DEPTH)).toBe(true);
     // Each of the levels within the bound is read once; the one past it is not read.
-    expect(values).toHaveBeenCalledTimes(MAX_CHECKED_DEPTH);
+    expect(hasOwn).toHaveBeenCalledTimes(MAX_CHECKED_DEPTH);
   });
 });
 
@@ -135,7 +157,25 @@ describe("structured content against an output schema that refers to itself", ()
   });
 });
 
-describe("a stack that runs out within the bound", () => {
+describe("structured content against uniqueItems", () => {
+  test("attack: items nested 5,000 deep are refused before each is written out", async () => {
+    let item: unknown[] = [];
+    for (let level = 1; level < 5_000; level += 1) item = [item];
+    const answer = await callLookup(
+      { type: "object", properties: { a: { type: "array", uniqueItems: true } } },
+      { a: [item, 1] },
+    );
+    expect(answer.isError).toBe(true);
+    expect(JSON.parse(answer.content)).toEqual({
+      error: {
+        code: "TOOL_EXECUTION_FAILED",
+        message: `the server's structured content nests over ${MAX_CHECKED_DEPTH} levels deep, too deep to check against the Tool's output schema`,
+      },
+    });
+  });
+});
+
+describe("a stack that runs out", () => {
   const deep = chain(MAX_CHECKED_DEPTH - 1);
   const schema = linked(60);
 
@@ -143,7 +183,7 @@ describe("a stack that runs out within the bound", () => {
     const compiled = compileArgumentCheck(ajv, schema, undefined);
     if (!compiled.ok) throw new Error(compiled.reason);
     expect(() => compiled.check(deep)).toThrow(
-      "the Tool's input schema cannot check these arguments: the schema's $ref chains run out of the engine's stack",
+      "the Tool's input schema cannot check these arguments: its check runs out of the engine's stack",
     );
   });
 
@@ -151,12 +191,12 @@ describe("a stack that runs out within the bound", () => {
     [
       "structured content",
       compileOutputCheck,
-      "the server's structured content cannot be checked against the Tool's output schema: the schema's $ref chains run out of the engine's stack",
+      "the server's structured content cannot be checked against the Tool's output schema: its check runs out of the engine's stack",
     ],
     [
       "the SDK validator's data",
       compileValueCheck,
-      "it cannot be checked: the schema's $ref chains run out of the engine's stack",
+      "it cannot be checked: its check runs out of the engine's stack",
     ],
   ])("%s: answered with why", (_what, compile, message) => {
     const compiled = compile(ajv, schema, undefined);
@@ -164,12 +204,13 @@ describe("a stack that runs out within the bound", () => {
     expect(compiled.check(deep)).toBe(message);
   });
 
-  test("arguments past the bound are the model's to flatten", () => {
+  test("arguments are not measured again: the core refuses them past the same depth", () => {
     const compiled = compileArgumentCheck(ajv, RECURSIVE, undefined);
     if (!compiled.ok) throw new Error(compiled.reason);
-    expect(compiled.check(chain(MAX_CHECKED_DEPTH + 1))).toBe(
-      `arguments nest over ${MAX_CHECKED_DEPTH} levels deep, too deep to check against the Tool's schema; send a flatter value`,
-    );
+    const hasOwn = vi.spyOn(Object, "hasOwn");
+    // 300 levels: past the bound, but a check one $ref deep per level runs them.
+    expect(compiled.check(chain(300))).toBeUndefined();
+    expect(hasOwn).not.toHaveBeenCalled();
   });
 
   test("data past the bound, through the SDK validator's check", () => {
