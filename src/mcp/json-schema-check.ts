@@ -109,6 +109,14 @@ function dialectOf(schema: Readonly<Record<string, unknown>>): keyof AjvClasses 
  */
 const MAX_SCHEMA_DEPTH = 128;
 
+/**
+ * The deepest a server's schema may nest its objects and arrays together:
+ * 256, room for the arrays between 128 levels of objects (`allOf: [...]`).
+ * Values such as a `const` of arrays nest without objects, and 3,000 levels
+ * of them ran the engine out of stack while Ajv compiled the schema.
+ */
+const MAX_SCHEMA_NESTING = 256;
+
 /** What one check of a value found: valid, the first error, or work past a budget. */
 type Verdict =
   | { readonly kind: "valid" }
@@ -168,6 +176,11 @@ function compileSchema(
     // hundred deep (500 levels overflowed its stack after 0.3 s of compiling).
     if (shape.depth > MAX_SCHEMA_DEPTH) {
       throw new Error(`its objects nest ${shape.depth} deep, over ${MAX_SCHEMA_DEPTH}`);
+    }
+    if (shape.nesting > MAX_SCHEMA_NESTING) {
+      throw new Error(
+        `its objects and arrays nest ${shape.nesting} deep, over ${MAX_SCHEMA_NESTING}`,
+      );
     }
     // Arguments are not measured: the core refuses them past the same depth.
     measureDepth = boundsDepth && shape.followsValues;

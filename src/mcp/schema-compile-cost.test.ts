@@ -165,6 +165,36 @@ describe("compiling a server's schema", () => {
     expect(compiles()).toBe(0);
   });
 
+  test.each([
+    ["const", (value: unknown) => ({ const: value })],
+    ["enum", (value: unknown) => ({ enum: [value] })],
+    ["default", (value: unknown) => ({ type: "object", default: value })],
+  ])(
+    "attack: arrays nested 3,000 deep under %s are refused before Ajv reads them",
+    (_key, wrap) => {
+      // Before, Ajv's compile ran out of the engine's stack on it.
+      const compiles = spyOnAjvCompiles();
+      let value: unknown = 1;
+      for (let level = 0; level < 3_000; level += 1) value = [value];
+      const schema = wrap(value) as Record<string, unknown>;
+      const nesting = schemaShape(schema, 100).nesting;
+      expect(nesting).toBeGreaterThan(3_000);
+      expect(compileArgumentCheck(ajv, schema, undefined)).toEqual({
+        ok: false,
+        reason: `its objects and arrays nest ${nesting} deep, over 256`,
+      });
+      expect(compiles()).toBe(0);
+    },
+  );
+
+  test("objects and arrays nested 256 deep together compile", () => {
+    let schema: Record<string, unknown> = { type: "string" };
+    // Each level is an object and the allOf array holding it: 2 levels of nesting.
+    for (let level = 1; level < 128; level += 1) schema = { allOf: [schema] };
+    expect(schemaShape(schema, 1_000)).toMatchObject({ depth: 128, nesting: 255 });
+    expect(compileArgumentCheck(ajv, schema, undefined).ok).toBe(true);
+  });
+
   test("attack: objects nested 250 deep are refused before Ajv reads them", () => {
     const compiles = spyOnAjvCompiles();
     let schema: object = { type: "string" };

@@ -20,6 +20,12 @@ export interface SchemaShape {
   /** The most objects on one path from the root. */
   readonly depth: number;
   /**
+   * The most objects and arrays on one path from the root: a `const` or
+   * `enum` of arrays nested a few thousand deep ran the engine out of stack
+   * while Ajv compiled it.
+   */
+  readonly nesting: number;
+  /**
    * Whether its check can recurse as deep as the value nests, not only as deep
    * as the schema does: an object has a `$ref`, `$dynamicRef` or
    * `$recursiveRef` (Ajv calls a function for each), or `uniqueItems: true`
@@ -48,18 +54,21 @@ function followsValues(schema: object): boolean {
  *
  * @example
  * schemaShape({ type: "object", properties: { a: { type: "string" } } }, 2_000);
- * // { objects: 3, crowding: 0, depth: 3, followsValues: false }
+ * // { objects: 3, crowding: 0, depth: 3, nesting: 3, followsValues: false }
  */
 export function schemaShape(schema: unknown, limit: number): SchemaShape {
   let objects = 0;
   let crowding = 0;
   let depth = 0;
+  let nesting = 0;
   let follows = false;
-  const pending: [unknown, number][] = [[schema, 0]];
+  const pending: [unknown, number, number][] = [[schema, 0, 0]];
   while (pending.length > 0) {
-    const [value, above] = pending.pop() as [unknown, number];
+    const [value, above, containersAbove] = pending.pop() as [unknown, number, number];
     if (typeof value !== "object" || value === null) continue;
     let level = above;
+    const nested = containersAbove + 1;
+    if (nested > nesting) nesting = nested;
     if (!Array.isArray(value)) {
       objects += 1;
       level += 1;
@@ -72,9 +81,9 @@ export function schemaShape(schema: unknown, limit: number): SchemaShape {
     for (const item of Object.values(value)) {
       if (typeof item !== "object" || item === null) continue;
       if (!Array.isArray(item)) children += 1;
-      pending.push([item, level]);
+      pending.push([item, level, nested]);
     }
     crowding += Math.floor((children * children) / 100);
   }
-  return { objects, crowding, depth, followsValues: follows };
+  return { objects, crowding, depth, nesting, followsValues: follows };
 }
