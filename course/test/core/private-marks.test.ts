@@ -118,6 +118,15 @@ describe("each module's mark answers only for its own objects", () => {
     expect(toolOutputFields(snapshotToolCall(workCall()) as never)).toBeUndefined();
   });
 
+  test("a definition without output fields keeps none: its calls skip resolving them", () => {
+    expect(toolOutputFields(defineTool(definition))).toBeUndefined();
+    expect(toolOutputFields(defineTool({ ...definition, format: "text" }))).toEqual({
+      outputBudget: undefined,
+      truncate: undefined,
+      format: "text",
+    });
+  });
+
   test("a refused-arguments call carries its reason; a definition and a handle do not", () => {
     const call = toolCallWithInvalidArguments(workCall(), "arguments are not valid JSON");
     expect(invalidArgumentsReason(call)).toBe("arguments are not valid JSON");
