@@ -36,6 +36,23 @@ interface AjvClasses {
 interface AjvLike {
   compile(schema: object): ValidateFunction;
   addKeyword(definition: KeywordDefinition): unknown;
+  /** Ajv's keyword rules in the order its code applies them, grouped by the type they apply to. */
+  readonly RULES?: {
+    readonly rules: readonly {
+      readonly type?: string;
+      readonly rules: readonly { readonly keyword: string }[];
+    }[];
+  };
+}
+
+/**
+ * The first keyword Ajv applies to a value of any type, for the step keyword
+ * to go before it: a subschema that fails at an earlier keyword (an `anyOf`
+ * whose every branch fails at once) would not be counted, and a chain of
+ * them applied 2^20 objects in 0.8 s for one step.
+ */
+function firstRule(validator: AjvLike): string | undefined {
+  return validator.RULES?.rules.find((group) => group.type === undefined)?.rules[0]?.keyword;
 }
 
 let loaded: Promise<AjvClasses> | undefined;
@@ -192,10 +209,13 @@ function compileSchema(
         : { ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code, regExp } };
     const validator = new ajv[dialectOf(schema)](options);
     // Each application of a schema object counts: `$ref` can apply one exponentially often.
+    const first = firstRule(validator);
     validator.addKeyword({
       keyword: STEP_KEYWORD,
       schemaType: "number",
       errors: false,
+      // Counted before any other keyword of the object can fail it.
+      ...(first === undefined ? {} : { before: first }),
       validate: meter.step,
     });
     validator.addKeyword({

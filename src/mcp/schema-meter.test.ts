@@ -88,7 +88,8 @@ describe("attacks on the check's work", () => {
   });
 
   test("a long enum weighs on each item it is applied to", () => {
-    // 6,400 values: each application is 101 steps, so 2,000 items are 202,000.
+    // 6,400 values: each application is 131 steps (100 for the entries, 30 for their 30,891
+    // characters), so 700 items are 91,700 and 2,000 items 262,000.
     const check = checkOf({
       type: "object",
       properties: {
@@ -98,7 +99,7 @@ describe("attacks on the check's work", () => {
         },
       },
     });
-    expect(check({ rows: Array.from({ length: 900 }, () => 6_399) })).toBeUndefined();
+    expect(check({ rows: Array.from({ length: 700 }, () => 6_399) })).toBeUndefined();
     expect(check({ rows: Array.from({ length: 2_000 }, () => 6_399) })).toBe(REFUSAL);
   });
 
@@ -136,6 +137,46 @@ describe("attacks on the check's work", () => {
   });
 });
 
+describe("attacks that fail early", () => {
+  /** `d0` to `d{levels-1}`: each an `anyOf` of two references to the next; the last a string. */
+  function failingChain(levels: number): Record<string, unknown> {
+    const $defs: Record<string, unknown> = {};
+    for (let level = 0; level < levels; level += 1) {
+      const next = { $ref: `#/$defs/d${level + 1}` };
+      $defs[`d${level}`] = { anyOf: [next, next] };
+    }
+    $defs[`d${levels}`] = { type: "string" };
+    return { $defs, type: "object", properties: { x: { $ref: "#/$defs/d0" } } };
+  }
+
+  test.each([
+    ["draft 2020-12", {}],
+    ["draft-07", { $schema: "http://json-schema.org/draft-07/schema#" }],
+  ])(
+    "an anyOf chain whose every branch fails is counted: 2^30 tries stop at the bound (%s)",
+    (_dialect, dialect) => {
+      // Before, the step keyword ran after `anyOf`, so no failing branch was counted: 20
+      // levels took 0.8 s for one step, and each level more doubled it.
+      const steps = countSteps([ajv.draft07, ajv.draft2020]);
+      const check = checkOf({ ...failingChain(30), ...dialect });
+      const atDefinition = steps();
+      expect(() => check({ x: 1 })).toThrow(
+        `the Tool's input schema cannot check 2 values within ${MAX_CHECK_STEPS} steps: its definitions apply each other many times over`,
+      );
+      expect(steps() - atDefinition).toBe(MAX_CHECK_STEPS + 1);
+    },
+  );
+
+  test("a long enum of long entries weighs its text", () => {
+    // 63 entries of 16 strings of 1,000 characters: 1 MB of enum, about 1,000 steps a try.
+    const entry = Array.from({ length: 16 }, (_, index) => `${index}`.padEnd(1_000, "x"));
+    const listed = Array.from({ length: 63 }, () => entry);
+    const { weight } = meteredSchema({ enum: listed });
+    expect(weight).toBe(1 + Math.floor(JSON.stringify(listed).length / 1_024));
+    expect(weight).toBeGreaterThan(980);
+  });
+});
+
 describe("the marks change nothing a schema means", () => {
   test("every object carries its weight unseen; the keys, and the server's schema, are unchanged", () => {
     const schema = {
@@ -159,8 +200,9 @@ describe("the marks change nothing a schema means", () => {
     expect(JSON.parse(JSON.stringify(copied))).toEqual(listed);
     expect(copied[STEP_KEYWORD]).toBe(1);
     expect(copied.properties?.enum?.[STEP_KEYWORD]).toBe(1);
-    // 130 entries of `enum`: two more steps each time it is applied.
-    expect(copied.$defs?.big?.[STEP_KEYWORD]).toBe(3);
+    // 130 entries of `enum`: two more steps each time it is applied, and one for its 1,561
+    // characters.
+    expect(copied.$defs?.big?.[STEP_KEYWORD]).toBe(4);
     // Under data and unknown keywords too: a $ref may point there.
     expect((copied.enum as unknown as Record<string, unknown>[])[0]?.[STEP_KEYWORD]).toBe(1);
     expect(copied["x-vendor"]?.nested?.[STEP_KEYWORD]).toBe(1);

@@ -14,7 +14,7 @@ import { UNIQUE_KEYWORD } from "./unique-items.ts";
 /**
  * The most steps one check may take. Applying one of the schema's objects to
  * one value is a step, plus one for each 64 entries of its `enum` or
- * `required`, each 1,024 characters of its `const`, and each 1,024
+ * `required`, each 1,024 characters of its `const` or `enum`, and each 1,024
  * characters of a string value or 64 items or keys of a value: the work Ajv
  * does there grows with them. An ordinary call takes tens to hundreds;
  * 10,000 records of six short fields 70,002. A check that would take more is
@@ -67,8 +67,15 @@ function weightOf(schema: Record<string, unknown>): number {
   const { enum: listed, required, const: constant } = schema;
   const entries =
     (Array.isArray(listed) ? listed.length : 0) + (Array.isArray(required) ? required.length : 0);
-  const constantText = constant === undefined ? 0 : (JSON.stringify(constant)?.length ?? 0);
-  return 1 + Math.floor(entries / 64) + Math.floor(constantText / 1_024);
+  // Compared deeply with the value, an `enum` costs what its text does, as a `const` does: 63
+  // entries of 16 strings of 1,000 characters weighed 1 and took 56 µs an application.
+  const dataText = textLength(constant) + (Array.isArray(listed) ? textLength(listed) : 0);
+  return 1 + Math.floor(entries / 64) + Math.floor(dataText / 1_024);
+}
+
+/** The length of a value's JSON text (0 for undefined). */
+function textLength(value: unknown): number {
+  return value === undefined ? 0 : (JSON.stringify(value)?.length ?? 0);
 }
 
 /**
