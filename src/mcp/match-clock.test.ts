@@ -57,6 +57,19 @@ describe("what a check's clock counts", () => {
     });
   });
 
+  test("a nested check without a match leaves the enclosing check's pause counted", () => {
+    const { clock, time, match } = fakeClock();
+    clock.scoped(() => {
+      match(0.001);
+      clock.scoped(() => {
+        time.now += 0.001;
+      });
+      time.now += 0.002;
+      match(0.001);
+      expect(clock.spent).toBeCloseTo(0.001 + 0.003 + 0.001, 9);
+    });
+  });
+
   test("attack: cheap matches 3 µs apart stop once matches and pauses reach the budget", () => {
     // What `patternProperties` over many keys does: each key is tried against each pattern.
     const { clock, time, match } = fakeClock();

@@ -163,12 +163,13 @@ export class MatchClock {
     }
     if (this.depth === 0 && !this.resetQueued) {
       // Outside a check the time is the synchronous run's: it comes back once that run ends.
-      this.resetQueued = true;
+      // Queued before it is marked queued: a queue that throws must not stop every reset.
       queueMicrotask(() => {
         this.resetQueued = false;
         this.spent = 0;
         this.lastEnd = undefined;
       });
+      this.resetQueued = true;
     }
     if (this.spent >= MAX_CHECK_MILLISECONDS) {
       throw new PatternWorkExceeded(
@@ -207,7 +208,7 @@ export class MatchClock {
       this.spent = this.depth > 0 ? outer + this.spent : outer;
       // Nested, the enclosing check goes on from the inner one's last match; outside every
       // check, the run's own pause resumes.
-      this.lastEnd = this.depth > 0 ? this.lastEnd : outerEnd;
+      this.lastEnd = this.depth > 0 ? (this.lastEnd ?? outerEnd) : outerEnd;
     }
   }
 }

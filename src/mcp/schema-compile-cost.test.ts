@@ -187,6 +187,17 @@ describe("compiling a server's schema", () => {
     },
   );
 
+  test.each([
+    [256, true],
+    [257, false],
+  ])("a const nested %i deep in all (the root object included) compiles: %s", (nesting, ok) => {
+    let value: unknown = 1;
+    for (let level = 1; level < nesting; level += 1) value = [value];
+    const schema = { const: value };
+    expect(schemaShape(schema, 100).nesting).toBe(nesting);
+    expect(compileArgumentCheck(ajv, schema, undefined).ok).toBe(ok);
+  });
+
   test("objects and arrays nested 256 deep together compile", () => {
     let schema: Record<string, unknown> = { type: "string" };
     // Each level is an object and the allOf array holding it: 2 levels of nesting.

@@ -34,6 +34,23 @@ export interface SchemaShape {
   readonly followsValues: boolean;
 }
 
+/** The keywords whose map may hold lists of names, each compiled as a subschema. */
+const NAME_LIST_MAPS = new Set(["dependentRequired", "dependencies"]);
+
+/** How many of a map's values are lists of names, and how many are objects. */
+function mapChildren(map: object): { readonly lists: number; readonly others: number } {
+  let lists = 0;
+  let others = 0;
+  for (const item of Object.values(map)) {
+    if (Array.isArray(item)) {
+      if (item.every((name) => typeof name === "string")) lists += 1;
+    } else if (typeof item === "object" && item !== null) {
+      others += 1;
+    }
+  }
+  return { lists, others };
+}
+
 /** The keywords by which a schema applies another part of itself. */
 const REFERRING_KEYWORDS = ["$ref", "$dynamicRef", "$recursiveRef"] as const;
 
@@ -78,9 +95,19 @@ export function schemaShape(schema: unknown, limit: number): SchemaShape {
     }
     // Plain data from the server's JSON: its own enumerable values are all there is.
     let children = 0;
-    for (const item of Object.values(value)) {
+    for (const [key, item] of Object.entries(value)) {
       if (typeof item !== "object" || item === null) continue;
-      if (!Array.isArray(item)) children += 1;
+      if (!Array.isArray(item)) {
+        children += 1;
+        // A list of names under `dependentRequired` or `dependencies` is compiled as the
+        // subschema `{ required: names }` (see schema-meter.ts): priced as one, and as one
+        // more of the map's crowded children (the map itself prices the others).
+        if (NAME_LIST_MAPS.has(key)) {
+          const { lists, others } = mapChildren(item);
+          objects += lists;
+          crowding += Math.floor(((lists + others) ** 2 - others ** 2) / 100);
+        }
+      }
       pending.push([item, level, nested]);
     }
     crowding += Math.floor((children * children) / 100);
