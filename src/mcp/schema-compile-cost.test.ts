@@ -82,6 +82,15 @@ describe("schemaShape", () => {
     expect(schemaShape(looped, 1_000).objects).toBe(1_001);
   });
 
+  test("attack: an array that holds itself ends the walk, counted as past the limit", () => {
+    const looped: unknown[] = [];
+    looped.push(looped);
+    const entries = vi.spyOn(Object, "entries");
+    expect(schemaShape({ allOf: looped }, 1_000).objects).toBe(1_001);
+    // The object and each array up to four per object the limit allows: read once each.
+    expect(entries).toHaveBeenCalledTimes(1 + 4 * 1_000);
+  });
+
   test("attack: 100,000 levels deep are counted without recursion", () => {
     let schema: object = { type: "string" };
     for (let level = 0; level < 100_000; level += 1) schema = { items: schema };
@@ -177,7 +186,7 @@ describe("compiling a server's schema", () => {
       let value: unknown = 1;
       for (let level = 0; level < 3_000; level += 1) value = [value];
       const schema = wrap(value) as Record<string, unknown>;
-      const nesting = schemaShape(schema, 100).nesting;
+      const nesting = schemaShape(schema, MOST_OBJECTS).nesting;
       expect(nesting).toBeGreaterThan(3_000);
       expect(compileArgumentCheck(ajv, schema, undefined)).toEqual({
         ok: false,

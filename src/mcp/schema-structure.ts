@@ -64,10 +64,19 @@ function followsValues(schema: object): boolean {
 }
 
 /**
+ * How many arrays a schema may hold for each object its limit allows, before
+ * the walk stops as if past it: `required`, `enum` and `allOf` lists are
+ * about one an object in real schemas, and an array that holds itself (which
+ * a schema built in code can) would otherwise never end the walk.
+ */
+const ARRAYS_PER_OBJECT = 4;
+
+/**
  * Reads the shape of `schema`, stopping once it has more than `limit`
- * objects (the answer then counts `limit + 1`). The walk keeps its own
- * stack, so a schema nested thousands deep costs no recursion, and the stop
- * bounds it even for a value that refers to itself.
+ * objects, or more than `ARRAYS_PER_OBJECT` times as many arrays (the answer
+ * then counts `limit + 1` objects). The walk keeps its own stack, so a
+ * schema nested thousands deep costs no recursion, and the stop bounds it
+ * even for a value that refers to itself.
  *
  * @example
  * schemaShape({ type: "object", properties: { a: { type: "string" } } }, 2_000);
@@ -79,6 +88,7 @@ export function schemaShape(schema: unknown, limit: number): SchemaShape {
   let depth = 0;
   let nesting = 0;
   let follows = false;
+  let arrays = 0;
   const pending: [unknown, number, number][] = [[schema, 0, 0]];
   while (pending.length > 0) {
     const [value, above, containersAbove] = pending.pop() as [unknown, number, number];
@@ -92,6 +102,12 @@ export function schemaShape(schema: unknown, limit: number): SchemaShape {
       if (level > depth) depth = level;
       if (objects > limit) break;
       if (!follows) follows = followsValues(value);
+    } else {
+      arrays += 1;
+      if (arrays > limit * ARRAYS_PER_OBJECT) {
+        objects = Math.max(objects, limit + 1);
+        break;
+      }
     }
     // Plain data from the server's JSON: its own enumerable values are all there is.
     let children = 0;
