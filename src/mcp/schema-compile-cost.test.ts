@@ -82,19 +82,28 @@ describe("schemaShape", () => {
     expect(schemaShape(looped, 1_000).objects).toBe(1_001);
   });
 
-  test("attack: an array that holds itself ends the walk, counted as past the limit", () => {
+  test("attack: an array that holds itself ends the walk past 1,024 levels", () => {
     const looped: unknown[] = [];
     looped.push(looped);
     const entries = vi.spyOn(Object, "entries");
-    expect(schemaShape({ allOf: looped }, 1_000).objects).toBe(1_001);
-    // The object and each array up to four per object the limit allows: read once each.
-    expect(entries).toHaveBeenCalledTimes(1 + 4 * 1_000);
+    expect(schemaShape({ allOf: looped }, 1_000)).toMatchObject({ objects: 1, nesting: 1_025 });
+    // The object and the array at each level up to 1,024: read once each.
+    expect(entries).toHaveBeenCalledTimes(1_024);
   });
 
-  test("attack: 100,000 levels deep are counted without recursion", () => {
+  test("8,000 pairs of numbers in an example are no reason to stop", () => {
+    const polygon = Array.from({ length: 8_000 }, (_, index) => [index, index + 1]);
+    const shape = schemaShape({ type: "array", examples: [polygon] }, MOST_OBJECTS);
+    expect(shape).toMatchObject({ objects: 1, nesting: 4 });
+    expect(compileArgumentCheck(ajv, { type: "array", examples: [polygon] }, undefined).ok).toBe(
+      true,
+    );
+  });
+
+  test("attack: 100,000 levels deep stop the walk past 1,024, without recursion", () => {
     let schema: object = { type: "string" };
     for (let level = 0; level < 100_000; level += 1) schema = { items: schema };
-    expect(schemaShape(schema, 1_000_000).objects).toBe(100_001);
+    expect(schemaShape(schema, 1_000_000)).toMatchObject({ objects: 1_024, nesting: 1_025 });
   });
 });
 
@@ -186,11 +195,11 @@ describe("compiling a server's schema", () => {
       let value: unknown = 1;
       for (let level = 0; level < 3_000; level += 1) value = [value];
       const schema = wrap(value) as Record<string, unknown>;
-      const nesting = schemaShape(schema, MOST_OBJECTS).nesting;
-      expect(nesting).toBeGreaterThan(3_000);
+      // The walk stops past 1,024 levels: far enough to refuse.
+      expect(schemaShape(schema, MOST_OBJECTS).nesting).toBe(1_025);
       expect(compileArgumentCheck(ajv, schema, undefined)).toEqual({
         ok: false,
-        reason: `its objects and arrays nest ${nesting} deep, over 256`,
+        reason: "its objects and arrays nest 1025 deep, over 256",
       });
       expect(compiles()).toBe(0);
     },

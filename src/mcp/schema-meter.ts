@@ -103,14 +103,13 @@ export function meteredSchema(schema: unknown): {
   return { schema: copy(schema, "schema", weights), weight: weights.total };
 }
 
-/** Whether `value` is a list of names, as `dependentRequired` and `dependencies` hold them. */
-function isNameList(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((name) => typeof name === "string");
-}
-
-/** Whether any value of `map` is a list of names. */
-function holdsNameLists(map: unknown): boolean {
-  return typeof map === "object" && map !== null && Object.values(map).some(isNameList);
+/**
+ * Whether any value of `map` is a list (of names, as `dependentRequired` and
+ * `dependencies` hold them; `required` reads any other entry as Ajv's
+ * `dependentRequired` does).
+ */
+function holdsLists(map: unknown): boolean {
+  return typeof map === "object" && map !== null && Object.values(map).some(Array.isArray);
 }
 
 /**
@@ -126,17 +125,17 @@ function holdsNameLists(map: unknown): boolean {
 function withDependenciesAsSchemas(schema: Record<string, unknown>): Record<string, unknown> {
   const required = schema.dependentRequired;
   const dependencies = schema.dependencies;
-  if (!holdsNameLists(required) && !holdsNameLists(dependencies)) return schema;
+  if (!holdsLists(required) && !holdsLists(dependencies)) return schema;
   const result: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(schema)) put(result, key, item);
-  if (holdsNameLists(dependencies)) {
+  if (holdsLists(dependencies)) {
     const rewritten: Record<string, unknown> = {};
     for (const [name, item] of Object.entries(dependencies as object)) {
-      put(rewritten, name, isNameList(item) ? { required: item } : item);
+      put(rewritten, name, Array.isArray(item) ? { required: item } : item);
     }
     put(result, "dependencies", rewritten);
   }
-  if (holdsNameLists(required)) {
+  if (holdsLists(required)) {
     const kept: Record<string, unknown> = {};
     const schemas: Record<string, unknown> = {};
     const existing = schema.dependentSchemas;
@@ -144,7 +143,7 @@ function withDependenciesAsSchemas(schema: Record<string, unknown>): Record<stri
       for (const [name, item] of Object.entries(existing)) put(schemas, name, item);
     }
     for (const [name, item] of Object.entries(required as object)) {
-      if (!isNameList(item)) {
+      if (!Array.isArray(item)) {
         put(kept, name, item);
         continue;
       }

@@ -8,7 +8,10 @@
 
 /** What a schema's compile will cost, read from its shape. */
 export interface SchemaShape {
-  /** Its objects (arrays are walked, not counted). */
+  /**
+   * Its objects (arrays are walked, not counted), and each list under
+   * `dependentRequired` or `dependencies`, which is compiled as a subschema.
+   */
   readonly objects: number;
   /**
    * For each array or object holding other objects, their number squared
@@ -37,18 +40,39 @@ export interface SchemaShape {
 /** The keywords whose map may hold lists of names, each compiled as a subschema. */
 const NAME_LIST_MAPS = new Set(["dependentRequired", "dependencies"]);
 
-/** How many of a map's values are lists of names, and how many are objects. */
-function mapChildren(map: object): { readonly lists: number; readonly others: number } {
+type Schema = { readonly [key: string]: unknown };
+
+/**
+ * What the lists of `map` add to a schema's price: an object each (and one
+ * more for each trigger `joined`, a `dependentSchemas` map, also has: the two
+ * meet under an `allOf`); each list's length squared over 20, since a list
+ * compiled where the copy does not rewrite it (reached by a `$ref` into data)
+ * is written out name by name, each check nested in the one before (1,000
+ * names: 0.5 s); and the crowding they add to the map they join.
+ */
+function listsPrice(map: object, joined: unknown): { objects: number; crowding: number } {
   let lists = 0;
+  let written = 0;
   let others = 0;
-  for (const item of Object.values(map)) {
+  let both = 0;
+  const target = typeof joined === "object" && joined !== null ? (joined as Schema) : undefined;
+  for (const [name, item] of Object.entries(map)) {
     if (Array.isArray(item)) {
-      if (item.every((name) => typeof name === "string")) lists += 1;
+      lists += 1;
+      written += Math.floor((item.length * item.length) / 20);
+      if (target !== undefined && Object.hasOwn(target, name)) both += 1;
     } else if (typeof item === "object" && item !== null) {
       others += 1;
     }
   }
-  return { lists, others };
+  if (target !== undefined) {
+    // The map the lists join prices its own children; they add to its crowding.
+    for (const item of Object.values(target)) {
+      if (typeof item === "object" && item !== null && !Array.isArray(item)) others += 1;
+    }
+  }
+  const crowding = Math.floor(((lists + others) ** 2 - others ** 2) / 100) + written;
+  return { objects: lists + both, crowding };
 }
 
 /** The keywords by which a schema applies another part of itself. */
@@ -64,19 +88,19 @@ function followsValues(schema: object): boolean {
 }
 
 /**
- * How many arrays a schema may hold for each object its limit allows, before
- * the walk stops as if past it: `required`, `enum` and `allOf` lists are
- * about one an object in real schemas, and an array that holds itself (which
- * a schema built in code can) would otherwise never end the walk.
+ * How deep the walk follows objects and arrays before it stops: past the
+ * nesting any schema is allowed (256), and an array that holds itself (which
+ * a schema built in code can) would otherwise never end it, arrays not being
+ * counted against the limit.
  */
-const ARRAYS_PER_OBJECT = 4;
+const MOST_NESTING_WALKED = 1_024;
 
 /**
  * Reads the shape of `schema`, stopping once it has more than `limit`
- * objects, or more than `ARRAYS_PER_OBJECT` times as many arrays (the answer
- * then counts `limit + 1` objects). The walk keeps its own stack, so a
- * schema nested thousands deep costs no recursion, and the stop bounds it
- * even for a value that refers to itself.
+ * objects (the answer then counts `limit + 1`) or nests past
+ * {@link MOST_NESTING_WALKED} (the answer then says that deep). The walk keeps
+ * its own stack, so a schema nested thousands deep costs no recursion, and
+ * the stops bound it even for a value that refers to itself.
  *
  * @example
  * schemaShape({ type: "object", properties: { a: { type: "string" } } }, 2_000);
@@ -88,7 +112,6 @@ export function schemaShape(schema: unknown, limit: number): SchemaShape {
   let depth = 0;
   let nesting = 0;
   let follows = false;
-  let arrays = 0;
   const pending: [unknown, number, number][] = [[schema, 0, 0]];
   while (pending.length > 0) {
     const [value, above, containersAbove] = pending.pop() as [unknown, number, number];
@@ -96,18 +119,13 @@ export function schemaShape(schema: unknown, limit: number): SchemaShape {
     let level = above;
     const nested = containersAbove + 1;
     if (nested > nesting) nesting = nested;
+    if (nested > MOST_NESTING_WALKED) break;
     if (!Array.isArray(value)) {
       objects += 1;
       level += 1;
       if (level > depth) depth = level;
       if (objects > limit) break;
       if (!follows) follows = followsValues(value);
-    } else {
-      arrays += 1;
-      if (arrays > limit * ARRAYS_PER_OBJECT) {
-        objects = Math.max(objects, limit + 1);
-        break;
-      }
     }
     // Plain data from the server's JSON: its own enumerable values are all there is.
     let children = 0;
@@ -115,13 +133,13 @@ export function schemaShape(schema: unknown, limit: number): SchemaShape {
       if (typeof item !== "object" || item === null) continue;
       if (!Array.isArray(item)) {
         children += 1;
-        // A list of names under `dependentRequired` or `dependencies` is compiled as the
-        // subschema `{ required: names }` (see schema-meter.ts): priced as one, and as one
-        // more of the map's crowded children (the map itself prices the others).
+        // A list under `dependentRequired` or `dependencies` is compiled as the subschema
+        // `{ required: list }` (see schema-meter.ts), in the map it joins.
         if (NAME_LIST_MAPS.has(key)) {
-          const { lists, others } = mapChildren(item);
-          objects += lists;
-          crowding += Math.floor(((lists + others) ** 2 - others ** 2) / 100);
+          const joined = key === "dependentRequired" ? (value as Schema).dependentSchemas : item;
+          const price = listsPrice(item, joined === item ? undefined : joined);
+          objects += price.objects;
+          crowding += price.crowding;
         }
       }
       pending.push([item, level, nested]);
