@@ -6,6 +6,7 @@
 
 import type { ErrorObject, KeywordDefinition, Options, ValidateFunction } from "ajv";
 import { cutText, oneLine } from "./bounded-text.ts";
+import { useDependencyMacros } from "./dependency-macros.ts";
 import type { PatternEngine } from "./linear-patterns.ts";
 import {
   CompileAccount,
@@ -36,6 +37,7 @@ interface AjvClasses {
 interface AjvLike {
   compile(schema: object): ValidateFunction;
   addKeyword(definition: KeywordDefinition): unknown;
+  removeKeyword(keyword: string): unknown;
   /** Ajv's keyword rules in the order its code applies them, grouped by the type they apply to. */
   readonly RULES?: {
     readonly rules: readonly {
@@ -207,7 +209,9 @@ function compileSchema(
       regExp === undefined
         ? AJV_OPTIONS
         : { ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code, regExp } };
-    const validator = new ajv[dialectOf(schema)](options);
+    const dialect = dialectOf(schema);
+    const validator = new ajv[dialect](options);
+    useDependencyMacros(validator, dialect !== "draft07");
     // Each application of a schema object counts: `$ref` can apply one exponentially often.
     const first = firstRule(validator);
     validator.addKeyword({

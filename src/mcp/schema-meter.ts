@@ -14,7 +14,8 @@ import { UNIQUE_KEYWORD } from "./unique-items.ts";
 /**
  * The most steps one check may take. Applying one of the schema's objects to
  * one value is a step, plus one for each 64 entries of its `enum` or
- * `required`, each 1,024 characters of its `const` or `enum`, and each 1,024
+ * `required` (or triggers of its `dependentRequired` or `dependencies`), each
+ * 1,024 characters of its `const` or `enum`, and each 1,024
  * characters of a string value or 64 items or keys of a value: the work Ajv
  * does there grows with them. An ordinary call takes tens to hundreds;
  * 10,000 records of six short fields 70,002. A check that would take more is
@@ -64,13 +65,23 @@ function put(target: Record<string, unknown>, key: string, value: unknown): void
 
 /** A schema object's weight: one, and more for the entries Ajv's code goes through. */
 function weightOf(schema: Record<string, unknown>): number {
-  const { enum: listed, required, const: constant } = schema;
+  const { enum: listed, required, const: constant, dependentRequired, dependencies } = schema;
+  // Each trigger of `dependentRequired` or `dependencies` is a test of its own (see
+  // dependency-macros.ts), as each entry of a long `enum` or `required` is.
   const entries =
-    (Array.isArray(listed) ? listed.length : 0) + (Array.isArray(required) ? required.length : 0);
+    (Array.isArray(listed) ? listed.length : 0) +
+    (Array.isArray(required) ? required.length : 0) +
+    keyCount(dependentRequired) +
+    keyCount(dependencies);
   // Compared deeply with the value, an `enum` costs what its text does, as a `const` does: 63
   // entries of 16 strings of 1,000 characters weighed 1 and took 56 µs an application.
   const dataText = textLength(constant) + (Array.isArray(listed) ? textLength(listed) : 0);
   return 1 + Math.floor(entries / 64) + Math.floor(dataText / 1_024);
+}
+
+/** How many own keys a map has (0 for anything that is not an object). */
+function keyCount(map: unknown): number {
+  return typeof map === "object" && map !== null ? Object.keys(map).length : 0;
 }
 
 /** The length of a value's JSON text (0 for undefined). */
@@ -103,69 +114,11 @@ export function meteredSchema(schema: unknown): {
   return { schema: copy(schema, "schema", weights), weight: weights.total };
 }
 
-/**
- * Whether any value of `map` is a list (of names, as `dependentRequired` and
- * `dependencies` hold them; `required` reads any other entry as Ajv's
- * `dependentRequired` does).
- */
-function holdsLists(map: unknown): boolean {
-  return typeof map === "object" && map !== null && Object.values(map).some(Array.isArray);
-}
-
-/**
- * `schema` with each list of names under `dependentRequired` (and the lists
- * under draft-07's `dependencies`) as the subschema `{ required: names }`
- * under `dependentSchemas` (or `dependencies`), which means the same. Ajv
- * writes a `dependentRequired` list out name by name, each check nested in
- * the one before: 1,000 names compiled in 0.6 s, 3,000 in 7 s before the
- * engine ran out of stack. A `required` list of more than 16 names is checked
- * in a loop instead, and each subschema is priced (see schema-structure.ts).
- * A trigger that also has a `dependentSchemas` entry gets both, under `allOf`.
- */
-function withDependenciesAsSchemas(schema: Record<string, unknown>): Record<string, unknown> {
-  const required = schema.dependentRequired;
-  const dependencies = schema.dependencies;
-  if (!holdsLists(required) && !holdsLists(dependencies)) return schema;
-  const result: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(schema)) put(result, key, item);
-  if (holdsLists(dependencies)) {
-    const rewritten: Record<string, unknown> = {};
-    for (const [name, item] of Object.entries(dependencies as object)) {
-      put(rewritten, name, Array.isArray(item) ? { required: item } : item);
-    }
-    put(result, "dependencies", rewritten);
-  }
-  if (holdsLists(required)) {
-    const kept: Record<string, unknown> = {};
-    const schemas: Record<string, unknown> = {};
-    const existing = schema.dependentSchemas;
-    if (typeof existing === "object" && existing !== null) {
-      for (const [name, item] of Object.entries(existing)) put(schemas, name, item);
-    }
-    for (const [name, item] of Object.entries(required as object)) {
-      if (!Array.isArray(item)) {
-        put(kept, name, item);
-        continue;
-      }
-      const listed = { required: item };
-      const already = Object.hasOwn(schemas, name) ? schemas[name] : undefined;
-      put(schemas, name, already === undefined ? listed : { allOf: [already, listed] });
-    }
-    put(result, "dependentSchemas", schemas);
-    if (Object.keys(kept).length > 0) put(result, "dependentRequired", kept);
-    else delete result.dependentRequired;
-  }
-  return result;
-}
-
 function copy(value: unknown, position: Position, weights: { total: number }): unknown {
   if (typeof value !== "object" || value === null) return value;
   const inner: Position = position === "data" ? "data" : "schema";
   if (Array.isArray(value)) return value.map((item) => copy(item, inner, weights));
-  const source =
-    position === "schema"
-      ? withDependenciesAsSchemas(value as Record<string, unknown>)
-      : (value as Record<string, unknown>);
+  const source = value as Record<string, unknown>;
   const result: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(source)) {
     if (position !== "schema") {

@@ -9,8 +9,8 @@
 /** What a schema's compile will cost, read from its shape. */
 export interface SchemaShape {
   /**
-   * Its objects (arrays are walked, not counted), and each list under
-   * `dependentRequired` or `dependencies`, which is compiled as a subschema.
+   * Its objects (arrays are walked, not counted), and those Ajv makes of a
+   * `dependentRequired` or `dependencies` map (see dependency-macros.ts).
    */
   readonly objects: number;
   /**
@@ -37,42 +37,27 @@ export interface SchemaShape {
   readonly followsValues: boolean;
 }
 
-/** The keywords whose map may hold lists of names, each compiled as a subschema. */
-const NAME_LIST_MAPS = new Set(["dependentRequired", "dependencies"]);
-
-type Schema = { readonly [key: string]: unknown };
+/** The keywords whose maps Ajv expands into subschemas (see dependency-macros.ts). */
+const DEPENDENCY_MAPS = new Set(["dependentRequired", "dependencies"]);
 
 /**
- * What the lists of `map` add to a schema's price: an object each (and one
- * more for each trigger `joined`, a `dependentSchemas` map, also has: the two
- * meet under an `allOf`); each list's length squared over 20, since a list
- * compiled where the copy does not rewrite it (reached by a `$ref` into data)
- * is written out name by name, each check nested in the one before (1,000
- * names: 0.5 s); and the crowding they add to the map they join.
+ * What Ajv's expansion of a `dependentRequired` or `dependencies` map adds to
+ * a schema's price (see dependency-macros.ts): for each trigger it expands,
+ * an `if`/`then` object and the `if`'s own, the `then`'s when it is made from
+ * a list, and the crowding of one `allOf` of all of them.
  */
-function listsPrice(map: object, joined: unknown): { objects: number; crowding: number } {
+function expansionPrice(map: object, listsOnly: boolean): { objects: number; crowding: number } {
+  let branches = 0;
   let lists = 0;
-  let written = 0;
-  let others = 0;
-  let both = 0;
-  const target = typeof joined === "object" && joined !== null ? (joined as Schema) : undefined;
-  for (const [name, item] of Object.entries(map)) {
+  for (const item of Object.values(map)) {
     if (Array.isArray(item)) {
+      branches += 1;
       lists += 1;
-      written += Math.floor((item.length * item.length) / 20);
-      if (target !== undefined && Object.hasOwn(target, name)) both += 1;
-    } else if (typeof item === "object" && item !== null) {
-      others += 1;
+    } else if (!listsOnly) {
+      branches += 1;
     }
   }
-  if (target !== undefined) {
-    // The map the lists join prices its own children; they add to its crowding.
-    for (const item of Object.values(target)) {
-      if (typeof item === "object" && item !== null && !Array.isArray(item)) others += 1;
-    }
-  }
-  const crowding = Math.floor(((lists + others) ** 2 - others ** 2) / 100) + written;
-  return { objects: lists + both, crowding };
+  return { objects: 2 * branches + lists, crowding: Math.floor((branches * branches) / 100) };
 }
 
 /** The keywords by which a schema applies another part of itself. */
@@ -133,11 +118,9 @@ export function schemaShape(schema: unknown, limit: number): SchemaShape {
       if (typeof item !== "object" || item === null) continue;
       if (!Array.isArray(item)) {
         children += 1;
-        // A list under `dependentRequired` or `dependencies` is compiled as the subschema
-        // `{ required: list }` (see schema-meter.ts), in the map it joins.
-        if (NAME_LIST_MAPS.has(key)) {
-          const joined = key === "dependentRequired" ? (value as Schema).dependentSchemas : item;
-          const price = listsPrice(item, joined === item ? undefined : joined);
+        // Ajv expands these maps into subschemas of its own (see dependency-macros.ts).
+        if (DEPENDENCY_MAPS.has(key)) {
+          const price = expansionPrice(item, key === "dependentRequired");
           objects += price.objects;
           crowding += price.crowding;
         }
