@@ -16,6 +16,7 @@ const ENTRY_EXPORTS = [
   "MAX_CHECK_MILLISECONDS",
   "MAX_CHECK_STEPS",
   "MAX_CHECKED_DEPTH",
+  "MAX_LEADING_LOOKAHEADS",
   "PatternWorkExceeded",
   "boundedJsonSchemaValidator",
   "callRegistryTool",

@@ -107,9 +107,28 @@ test("a pattern read with ECMAScript's meaning: \\s matches a no-break space, as
   expect(log.calls).toHaveLength(1);
 });
 
+test("a pattern that opens with lookaheads is taken, each checked as a pattern of its own", async () => {
+  // A password rule: a digit somewhere, no white space, eight characters or more.
+  const pattern = "^(?=.*\\d)(?!.*\\s).{8,}$";
+  const { client, log } = await scripted([
+    withSchema({ type: "object", properties: { word: { type: "string", pattern } } }),
+  ]);
+  const native = countNativeMatches(pattern);
+  const { tools } = await fromMcpClient(client);
+  const refused = await call(tools, { word: "no digits here" });
+  expect(refused.isError).toBe(true);
+  expect(refused.content).toMatch(/TOOL_ARGUMENTS_INVALID/);
+  expect((await call(tools, { word: "two words 2" })).isError).toBe(true);
+  expect((await call(tools, { word: "password1" })).isError).toBe(false);
+  // Only the valid arguments reached the server; the platform's engine matched nothing.
+  expect(log.calls).toHaveLength(1);
+  vi.restoreAllMocks();
+  expect(native.count()).toBe(0);
+});
+
 describe("a pattern the linear-time engine cannot run refuses its Tool, saying why", () => {
   test.each([
-    ["lookahead", "^(?=.*\\d).+$", /pattern "\^\(\?=\.\*\\\\d\)\.\+\$": lookaround cannot run/],
+    ["lookahead", "^.(?=.*\\d).+$", /pattern "\^\.\(\?=\.\*\\\\d\)\.\+\$": lookaround cannot run/],
     ["a backreference", "^(a)\\1$", /backreference \(\\1\) cannot run in linear time/],
     ["a repeat count over 1,000", "^a{2000}$", /has no linear-time form/],
   ])("%s", async (_what, pattern, reason) => {

@@ -15,12 +15,13 @@ export type {
   McpToolCallResult,
 } from "./call-tool.ts";
 export { callRegistryTool, partUri, toMcpResult } from "./call-tool.ts";
+export type { CompiledPattern } from "./compiled-pattern.ts";
 export type { McpClientTools } from "./from-mcp-client.ts";
 export { fromMcpClient } from "./from-mcp-client.ts";
 export type { McpHttpOptions } from "./http-options.ts";
 export type { McpHttpServer } from "./http-server.ts";
 export { serveToolRegistryHttp } from "./http-server.ts";
-export type { CompiledPattern, PatternEngine } from "./linear-patterns.ts";
+export type { PatternEngine } from "./linear-patterns.ts";
 export {
   linearTimePatterns,
   MAX_PATTERN_CHARACTERS,
@@ -35,6 +36,7 @@ export {
   MAX_SCHEMA_COMPILE_COST,
   PatternWorkExceeded,
 } from "./pattern-budgets.ts";
+export { MAX_LEADING_LOOKAHEADS } from "./pattern-lookaheads.ts";
 export type { McpProgressUpdate } from "./request-notices.ts";
 export { MAX_NOTICE_CHARACTERS, reportProgress, sendLogMessage } from "./request-notices.ts";
 export { MAX_ARGUMENT_ERROR_CHARACTERS } from "./schema-error-line.ts";

@@ -9,14 +9,27 @@
 
 import { cutText } from "./bounded-text.ts";
 import {
+  type CompiledPattern,
+  compiledPattern,
+  keptDfaBytes,
+  type Part,
+  type Re2Program,
+} from "./compiled-pattern.ts";
+import {
   type CompileAccount,
   MatchClock,
   PROPERTY_ESCAPE_COST,
   PROPERTY_SCAN_COST,
   propertyEscapes,
 } from "./pattern-budgets.ts";
+import { splitLeadingLookaheads } from "./pattern-lookaheads.ts";
 import { estimatePatternSize } from "./pattern-size.ts";
-import { PatternRefusal, type PlatformQuestions, toRe2Syntax } from "./pattern-translation.ts";
+import {
+  PatternRefusal,
+  type PlatformQuestions,
+  SourceTooLong,
+  toRe2Syntax,
+} from "./pattern-translation.ts";
 import { isKnownProperty, propertyRanges } from "./unicode-properties.ts";
 
 /**
@@ -40,19 +53,6 @@ export const MAX_PATTERN_INSTRUCTIONS = 5_000;
 export const MAX_PATTERN_CHARACTERS = 4_096;
 
 /**
- * The DFA memory a compiled pattern keeps between matches, in bytes (RE2JS's
- * own estimate): 512 per instruction, from 4 KB to 64 KB, and never less than
- * eight states' tables (a table has a slot per Unicode class, and a pattern
- * that could not keep a few would build them again at every match). RE2JS
- * would keep up to 8 MB a pattern; a larger cache is dropped after the match
- * that grew it.
- */
-function keptDfaBytes(size: number, classes: number): number {
-  const bySize = Math.min(64 * 1024, Math.max(4 * 1024, size * 512));
-  return Math.max(bySize, 8 * (classes + 1) * 8 + 8 * 150);
-}
-
-/**
  * The longest text a pattern may be rewritten to for RE2 (a Unicode property
  * RE2 has no name for is written out as its ranges: `\p{ID_Continue}` is
  * about 10,000 characters), checked before RE2 parses it.
@@ -61,19 +61,6 @@ const MAX_RE2_SOURCE_CHARACTERS = 65_536;
 
 /** Compiled patterns kept by source (at most this much compile cost in all), so a pattern repeated in schemas is compiled once. */
 const KEPT_COST = 100_000;
-
-/**
- * What a compiled pattern offers Ajv: an unanchored search, and a text that
- * tells patterns apart (Ajv caches compiled patterns by it).
- *
- * @example
- * const compiled: CompiledPattern = (await linearTimePatterns())("^\\d+$", "u");
- * compiled.test("2026"); // true
- */
-export interface CompiledPattern {
-  test(text: string): boolean;
-  toString(): string;
-}
 
 /**
  * Ajv's `code.regExp` option: builds a pattern from its source and flags
@@ -92,20 +79,6 @@ export type PatternEngine = ((pattern: string, flags: string) => CompiledPattern
   readonly compiling?: <T>(compile: () => T, accounts: readonly CompileAccount[]) => T;
 };
 
-/** The parts of RE2JS's DFA this module reads: its budget, what is left of it, its classes, its reset. */
-interface Re2Dfa {
-  readonly maxMem: number;
-  readonly memBudget: number;
-  readonly numClasses: number;
-  clearCache(): void;
-}
-
-interface Re2Program {
-  test(input: string): boolean;
-  programSize(): number;
-  readonly re2Input?: { readonly lazyDFA?: Re2Dfa | null; readonly dfa?: Re2Dfa };
-}
-
 interface Re2Module {
   readonly RE2JS: { compile(pattern: string): Re2Program };
 }
@@ -121,31 +94,6 @@ function classHas(source: string, char: string): boolean {
 
 function quote(pattern: string): string {
   return JSON.stringify(cutText(pattern, 64, () => "…"));
-}
-
-/** A compiled program as Ajv uses it: each match bounded and timed, its DFA cache kept small. */
-function compiledPattern(
-  program: Re2Program,
-  key: string,
-  clock: MatchClock,
-  size: number,
-  classes: number,
-): CompiledPattern {
-  const kept = keptDfaBytes(size, classes);
-  return {
-    test: (text: string) => {
-      clock.before(size * (text.length + 1));
-      try {
-        return clock.timed(() => program.test(text));
-      } finally {
-        // RE2JS's own DFA (its typed fields): dropped past what this pattern may keep, also
-        // after a match that threw (the engine's stack can run out under a deep check).
-        const dfa = program.re2Input?.lazyDFA;
-        if (dfa != null && dfa.maxMem - dfa.memBudget > kept) dfa.clearCache();
-      }
-    },
-    toString: () => key,
-  };
 }
 
 /** A pattern compiled once: what Ajv gets, and what it costs a schema that holds it. */
@@ -242,35 +190,64 @@ function engineOver(re2: Re2Module): PatternEngine {
         `pattern ${quote(pattern)} would compile to about ${estimate} instructions, over ${MAX_PATTERN_INSTRUCTIONS}`,
       );
     }
-    let source: string;
+    let pieces: readonly (readonly [string, boolean])[];
     try {
-      // Stopped as soon as the text passes the cap: a 4,096-character `[\p{ID_Continue}…]` was
-      // written out whole (3,500,000 characters) before it was refused.
-      source = toRe2Syntax(pattern, platform, MAX_RE2_SOURCE_CHARACTERS);
+      const split = splitLeadingLookaheads(pattern);
+      pieces =
+        split === undefined
+          ? [[pattern, true]]
+          : [
+              ...split.required.map((part) => [part, true] as const),
+              ...split.forbidden.map((part) => [part, false] as const),
+              [split.rest, true],
+            ];
     } catch (thrown) {
       if (!(thrown instanceof PatternRefusal)) throw thrown;
       throw new Error(`pattern ${quote(pattern)}: ${thrown.message}`);
     }
-    let program: Re2Program;
-    try {
-      program = re2.RE2JS.compile(source);
-    } catch (thrown) {
-      const why = thrown instanceof Error ? thrown.message : "it could not be compiled";
-      throw new Error(`pattern ${quote(pattern)} has no linear-time form: ${why}`);
+    const parts: Part[] = [];
+    // Summed over the parts: each runs on every text the pattern checks, and each is kept.
+    let size = 0;
+    let cost = 0;
+    let written = 0;
+    for (const [piece, matches] of pieces) {
+      let source: string;
+      try {
+        // Stopped as soon as the text passes the cap: a 4,096-character `[\p{ID_Continue}…]`
+        // was written out whole (3,500,000 characters) before it was refused.
+        source = toRe2Syntax(piece, platform, MAX_RE2_SOURCE_CHARACTERS - written);
+      } catch (thrown) {
+        if (!(thrown instanceof PatternRefusal)) throw thrown;
+        const why =
+          thrown instanceof SourceTooLong && pieces.length > 1
+            ? `written out for RE2 (its Unicode properties and classes as ranges), its ${pieces.length} parts together pass ${MAX_RE2_SOURCE_CHARACTERS} characters`
+            : thrown.message;
+        throw new Error(`pattern ${quote(pattern)}: ${why}`);
+      }
+      written += source.length;
+      let program: Re2Program;
+      try {
+        program = re2.RE2JS.compile(source);
+      } catch (thrown) {
+        const why = thrown instanceof Error ? thrown.message : "it could not be compiled";
+        throw new Error(`pattern ${quote(pattern)} has no linear-time form: ${why}`);
+      }
+      size += program.programSize();
+      if (size > MAX_PATTERN_INSTRUCTIONS) {
+        const what = pieces.length === 1 ? "" : ` (its ${pieces.length} parts together)`;
+        throw new Error(
+          `pattern ${quote(pattern)} compiles to ${size} instructions${what}, over ${MAX_PATTERN_INSTRUCTIONS}`,
+        );
+      }
+      // The DFA made now, so its classes are known (and paid for) before any match.
+      const classes = program.re2Input?.dfa?.numClasses ?? 0;
+      parts.push({ program, matches, kept: keptDfaBytes(program.programSize(), classes) });
+      // What it keeps and what it took: its program, its classes' tables, its rewritten text.
+      cost += program.programSize() + classes + Math.ceil(source.length / 4);
     }
-    const size = program.programSize();
-    if (size > MAX_PATTERN_INSTRUCTIONS) {
-      throw new Error(
-        `pattern ${quote(pattern)} compiles to ${size} instructions, over ${MAX_PATTERN_INSTRUCTIONS}`,
-      );
-    }
-    // The DFA made now, so its classes are known (and paid for) before any match.
-    const classes = program.re2Input?.dfa?.numClasses ?? 0;
     // Ajv keys compiled patterns by toString(): the pattern itself tells two apart (the
     // rewrite is deterministic), and keeps no second copy of a long rewritten source.
-    const compiled = compiledPattern(program, `re2:${pattern}`, clock, size, classes);
-    // What it keeps and what it took: its program, its classes' tables, its rewritten text.
-    return { compiled, cost: size + classes + Math.ceil(source.length / 4) };
+    return { compiled: compiledPattern(parts, `re2:${pattern}`, clock, size), cost };
   };
   const engine = (pattern: string, flags: string): CompiledPattern => {
     if (flags !== "u") throw new Error(`patterns are read with the u flag only, not "${flags}"`);
@@ -323,8 +300,10 @@ let loaded: Promise<PatternEngine> | undefined;
 /**
  * Loads RE2JS once and resolves with an Ajv `PatternEngine` that runs JSON
  * Schema patterns in linear time, with ECMAScript's meaning (see
- * pattern-translation.ts). A pattern RE2 cannot run (lookaround,
- * backreferences, inline modifiers, a repeat count over 1,000), one over
+ * pattern-translation.ts); lookaheads right after a leading `^` run as
+ * patterns of their own (pattern-lookaheads.ts). A pattern RE2 cannot run
+ * (other lookaround, backreferences, inline modifiers, a repeat count over
+ * 1,000), one over
  * {@link MAX_PATTERN_CHARACTERS} or {@link MAX_PATTERN_INSTRUCTIONS}, or
  * (within `compiling`) a schema over its budget (see pattern-budgets.ts)
  * makes Ajv's `compile` throw, saying why; a match over its bounds throws

@@ -42,7 +42,8 @@ export type McpToolFilter = readonly string[] | ((name: string) => boolean);
  * - `patterns`: what runs the schemas' `pattern` and `patternProperties`
  *   against the model's arguments. Default `"linear-time"`: RE2JS (an
  *   optional peer), with ECMAScript's meaning and within budgets (see
- *   pattern-budgets.ts); a pattern it cannot run (lookaround,
+ *   pattern-budgets.ts), lookaheads right after a leading `^` as patterns
+ *   of their own; a pattern it cannot run (other lookaround,
  *   backreferences, inline modifiers, a repeat count over 1,000) or bound
  *   refuses its Tool, and so does any pattern when re2js is not installed.
  *   `"native"`: the platform's backtracking RegExp, for a server you trust,

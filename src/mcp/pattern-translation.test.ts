@@ -89,7 +89,7 @@ describe("the dialects' differences keep ECMAScript's meaning", () => {
 
 describe("what a linear-time engine cannot run is refused, saying why", () => {
   test.each([
-    ["lookahead", "^(?=a)a", /lookaround cannot run in linear time/],
+    ["lookahead", "a(?=a)", /lookaround cannot run in linear time/],
     ["negative lookbehind", "(?<!a)b", /lookaround cannot run in linear time/],
     ["a backreference", "(a)\\1", /backreference \(\\1\) cannot run in linear time/],
     ["a named backreference", "(?<x>a)\\k<x>", /backreference \(\\k<name>\)/],

@@ -16,6 +16,13 @@
  */
 export class PatternRefusal extends Error {}
 
+/**
+ * The refusal of a pattern whose RE2 text passes the limit given to
+ * {@link toRe2Syntax} (a caller writing several parts under one limit says
+ * so in its own words).
+ */
+export class SourceTooLong extends PatternRefusal {}
+
 // What `.` matches in ECMAScript without the `s` flag: anything but a line terminator
 // (RE2's `.` leaves out only "\n").
 const NOT_LINE_TERMINATOR = "[^\\n\\r\\x{2028}\\x{2029}]";
@@ -228,7 +235,7 @@ export interface PlatformQuestions {
 /** Refuses text that passed `maxCharacters`: the rewrite stops there, not at its end. */
 function within(text: string, maxCharacters: number): void {
   if (text.length > maxCharacters) {
-    throw new PatternRefusal(
+    throw new SourceTooLong(
       `written out for RE2 (its Unicode properties and classes as ranges), it passes ${maxCharacters} characters`,
     );
   }
@@ -332,7 +339,9 @@ export function toRe2Syntax(
     } else if (char === "(" && pattern[index + 1] === "?") {
       const kind = pattern.slice(index, index + 4);
       if (kind.startsWith("(?=") || kind.startsWith("(?!") || kind === "(?<=" || kind === "(?<!") {
-        throw new PatternRefusal("lookaround cannot run in linear time");
+        throw new PatternRefusal(
+          "lookaround cannot run in linear time (only lookaheads right after a leading ^ are checked, each as a pattern of its own)",
+        );
       }
       if (kind.startsWith("(?<")) {
         // A named group: nothing reads captures (backreferences are refused), so it is

@@ -1,0 +1,126 @@
+/**
+ * Lookaheads at the start of an anchored pattern, read as patterns of their
+ * own. A linear-time engine has no lookaround, but `^(?=A)(?!B)C` (the form
+ * of password rules, of zod's `hostname` and `emoji` formats) asks three
+ * independent questions of the text's start: `A` matches there, `B` does
+ * not, and `C` does. Each is a pattern a linear-time engine can run, so the
+ * pattern is checked as three, with its meaning kept; any other lookaround
+ * is still refused (pattern-translation.ts).
+ */
+
+import { PatternRefusal } from "./pattern-translation.ts";
+
+/**
+ * The most lookaheads one pattern may open with: each becomes a program of
+ * its own, run on every text the pattern checks (real patterns have a few).
+ *
+ * @example
+ * MAX_LEADING_LOOKAHEADS; // 16
+ */
+export const MAX_LEADING_LOOKAHEADS = 16;
+
+/**
+ * A pattern split at its leading lookaheads, each part anchored at the
+ * text's start: the text matches the pattern when every `required` part
+ * matches, no `forbidden` part does, and `rest` does.
+ */
+export interface LeadingLookaheads {
+  readonly required: readonly string[];
+  readonly forbidden: readonly string[];
+  readonly rest: string;
+}
+
+/**
+ * Where the group opened at `open` closes. The pattern is valid ECMAScript
+ * under the `u` flag (checked by the caller), so an escape is a backslash and
+ * what follows it (no multi-character escape holds a parenthesis), and a
+ * class ends at its first unescaped `]` (classes do not nest without the `v`
+ * flag, and `[]` is empty).
+ */
+function groupEnd(pattern: string, open: number): number {
+  let depth = 0;
+  let index = open;
+  while (index < pattern.length) {
+    const char = pattern[index];
+    if (char === "\\") index += 2;
+    else if (char === "[") index = classEnd(pattern, index) + 1;
+    else {
+      if (char === "(") depth += 1;
+      else if (char === ")") {
+        depth -= 1;
+        if (depth === 0) return index;
+      }
+      index += 1;
+    }
+  }
+  // Unreachable for a valid pattern; answered as "no split" by the caller's checks.
+  return -1;
+}
+
+/** Where the class opened at `open` closes (see {@link groupEnd}). */
+function classEnd(pattern: string, open: number): number {
+  let index = open + 1;
+  while (index < pattern.length) {
+    const char = pattern[index];
+    if (char === "\\") index += 2;
+    else if (char === "]") return index;
+    else index += 1;
+  }
+  return pattern.length;
+}
+
+/** Whether the pattern has an alternative at its top level (`^(?=a)b|c` is `(^(?=a)b)|c`). */
+function hasTopLevelAlternative(pattern: string): boolean {
+  let depth = 0;
+  let index = 0;
+  while (index < pattern.length) {
+    const char = pattern[index];
+    if (char === "\\") index += 2;
+    else if (char === "[") index = classEnd(pattern, index) + 1;
+    else {
+      if (char === "(") depth += 1;
+      else if (char === ")") depth -= 1;
+      else if (char === "|" && depth === 0) return true;
+      index += 1;
+    }
+  }
+  return false;
+}
+
+/**
+ * Splits `pattern`, a valid ECMAScript pattern under the `u` flag, into its
+ * leading lookaheads and the rest when it has the form `^(?=A)(?!B)…C`
+ * without an alternative at its top level; undefined for any other pattern
+ * (which is translated as it is). Each part is anchored and grouped, so an
+ * alternative inside it stays inside. Without the `m` flag `^` matches only
+ * at the text's start, and a lookahead's captures are read by nothing (a
+ * backreference is refused), so the parts' verdicts combine to the
+ * pattern's. Throws PatternRefusal past {@link MAX_LEADING_LOOKAHEADS}.
+ *
+ * @example
+ * splitLeadingLookaheads("^(?=.*\\d)(?!.*\\s).{8,}$");
+ * // { required: ["^(?:.*\\d)"], forbidden: ["^(?:.*\\s)"], rest: "^(?:.{8,}$)" }
+ */
+export function splitLeadingLookaheads(pattern: string): LeadingLookaheads | undefined {
+  if (pattern[0] !== "^") return undefined;
+  const opensWithLookahead = (at: number) =>
+    pattern.startsWith("(?=", at) || pattern.startsWith("(?!", at);
+  if (!opensWithLookahead(1) || hasTopLevelAlternative(pattern)) return undefined;
+  const required: string[] = [];
+  const forbidden: string[] = [];
+  let at = 1;
+  while (opensWithLookahead(at)) {
+    if (required.length + forbidden.length === MAX_LEADING_LOOKAHEADS) {
+      throw new PatternRefusal(
+        `more than ${MAX_LEADING_LOOKAHEADS} leading lookaheads, each checked as a pattern of its own`,
+      );
+    }
+    const end = groupEnd(pattern, at);
+    if (end < 0) return undefined;
+    const part = `^(?:${pattern.slice(at + 3, end)})`;
+    if (pattern[at + 2] === "=") required.push(part);
+    else forbidden.push(part);
+    at = end + 1;
+  }
+  return { required, forbidden, rest: `^(?:${pattern.slice(at)})` };
+}
