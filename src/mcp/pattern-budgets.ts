@@ -171,6 +171,11 @@ export class MatchClock {
       });
       this.resetQueued = true;
     }
+    this.withinTime();
+  }
+
+  /** Refuses what comes next once the check's (or the run's) time is spent. */
+  withinTime(): void {
     if (this.spent >= MAX_CHECK_MILLISECONDS) {
       throw new PatternWorkExceeded(
         `matching its strings against the schema's patterns took over ${MAX_CHECK_MILLISECONDS} ms`,
