@@ -13,6 +13,10 @@ import type { MatchClock } from "./pattern-budgets.ts";
  * that could not keep a few would build them again at every match). RE2JS
  * would keep up to 8 MB a pattern; a larger cache is dropped after the match
  * that grew it.
+ *
+ * @example
+ * keptDfaBytes(6, 3); // 4096
+ * keptDfaBytes(200, 3); // 65536 (200 × 512 is past the cap)
  */
 export function keptDfaBytes(size: number, classes: number): number {
   const bySize = Math.min(64 * 1024, Math.max(4 * 1024, size * 512));
