@@ -109,7 +109,7 @@ async function main(): Promise<void> {
   console.log(`  ${dim(`executions of add_spy so far: ${spyExecutions}`)}`);
   spyAccepts = true;
   await step(
-    "   ...then the validator accepts { left: 20, right: 22 }",
+    "   ...then the same call again, its validator now answering { left: 20, right: 22 }",
     registry,
     call("add_spy", { left: "twenty", right: 22 }),
     run.signal,

@@ -18,6 +18,8 @@ async function example() {
   const signal = new AbortController().signal;
   const messages: unknown[] = [];
   // doc:begin
+  // Assumed: `captureScreen()`, which answers PNG bytes; `signal`, the run's AbortSignal;
+  // `messages`, the Anthropic conversation so far.
   const readTextFile = defineTool({
     name: "read_file",
     description: "Read a UTF-8 text file.",

@@ -73,7 +73,7 @@ async function runExample(env: Record<string, string>) {
   return { code, stdout };
 }
 
-test("the redaction example records the arguments with the key redacted", async () => {
+test("the redaction example records the arguments with the key redacted, and no result", async () => {
   const telemetry = createTelemetry();
   trace.setGlobalTracerProvider(telemetry.tracerProvider);
   metrics.setGlobalMeterProvider(telemetry.meterProvider);
@@ -84,8 +84,13 @@ test("the redaction example records the arguments with the key redacted", async 
       toolCall("echo", { apiKey: "sk-live", q: "x" }),
       new AbortController().signal,
     );
-    const [span] = telemetry.spans();
+    await executeToolCall(registry, toolCall("echo", { q: "y" }), new AbortController().signal);
+    const [span, keyless] = telemetry.spans();
     expect(span?.attributes["gen_ai.tool.call.arguments"]).toBe('{"apiKey":"[redacted]","q":"x"}');
+    // The echo's result held the key: not recorded.
+    expect(span?.attributes).not.toHaveProperty("gen_ai.tool.call.result");
+    // Arguments without a key are recorded as they are, with no key added.
+    expect(keyless?.attributes["gen_ai.tool.call.arguments"]).toBe('{"q":"y"}');
   } finally {
     trace.disable();
     metrics.disable();

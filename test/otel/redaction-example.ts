@@ -13,8 +13,13 @@ export function redactedRegistry(registry: ToolRegistry): ToolRegistry {
   const traced = instrumentRegistry(registry, {
     captureContent: true,
     maxCaptureCharacters: 1_000,
+    // A Tool may echo what it was given: its results are not recorded at all.
     redact: (content, { kind }) =>
-      kind === "arguments" ? { ...(content as object), apiKey: "[redacted]" } : content,
+      kind === "result"
+        ? undefined
+        : Object.hasOwn(content as object, "apiKey")
+          ? { ...(content as object), apiKey: "[redacted]" }
+          : content,
   });
   // doc:end
   return traced;
