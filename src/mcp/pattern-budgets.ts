@@ -188,6 +188,7 @@ export class MatchClock {
     const start = this.now();
     if (this.lastEnd !== undefined) {
       const gap = start - this.lastEnd;
+      // biome-ignore lint/complexity/useMathMinMax: no global is called on the clock's path (a Tool may patch Math.min).
       this.spent += gap < MOST_COUNTED_GAP ? gap : MOST_COUNTED_GAP;
     }
     try {
