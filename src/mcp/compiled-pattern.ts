@@ -36,7 +36,14 @@ export interface CompiledPattern {
   toString(): string;
 }
 
-/** The parts of RE2JS's DFA read here: its budget, what is left of it, its classes, its reset. */
+/**
+ * The parts of RE2JS's DFA read here: its budget, what is left of it, its
+ * classes, its reset.
+ *
+ * @example
+ * const dfa: Re2Dfa | undefined = program.re2Input?.dfa;
+ * const used = dfa === undefined ? 0 : dfa.maxMem - dfa.memBudget; // bytes of DFA states kept
+ */
 export interface Re2Dfa {
   readonly maxMem: number;
   readonly memBudget: number;
@@ -44,7 +51,13 @@ export interface Re2Dfa {
   clearCache(): void;
 }
 
-/** The parts of an RE2JS program this module and the engine read. */
+/**
+ * The parts of an RE2JS program this module and the engine read.
+ *
+ * @example
+ * const program: Re2Program = RE2JS.compile("^(?:a+)$");
+ * program.test("aaa"); // true
+ */
 export interface Re2Program {
   test(input: string): boolean;
   programSize(): number;
@@ -55,6 +68,9 @@ export interface Re2Program {
  * One program a pattern runs: the whole pattern, or one of its parts when it
  * opens with lookaheads (pattern-lookaheads.ts), with the verdict it must
  * give for the text to match and the DFA memory it may keep.
+ *
+ * @example
+ * const forbidden: Part = { program: RE2JS.compile("^(?:.*\\s)"), matches: false, kept: 4_096 };
  */
 export interface Part {
   readonly program: Re2Program;

@@ -23,6 +23,9 @@ export const MAX_LEADING_LOOKAHEADS = 16;
  * A pattern split at its leading lookaheads, each part anchored at the
  * text's start: the text matches the pattern when every `required` part
  * matches, no `forbidden` part does, and `rest` does.
+ *
+ * @example
+ * const split: LeadingLookaheads = { required: ["^(?:.*\\d)"], forbidden: [], rest: "^(?:.{8,}$)" };
  */
 export interface LeadingLookaheads {
   readonly required: readonly string[];
@@ -89,13 +92,14 @@ function hasTopLevelAlternative(pattern: string): boolean {
 
 /**
  * Splits `pattern`, a valid ECMAScript pattern under the `u` flag, into its
- * leading lookaheads and the rest when it has the form `^(?=A)(?!B)…C`
- * without an alternative at its top level; undefined for any other pattern
+ * leading lookaheads and the rest when it has the form `^(?=A)(?!B)…C`;
+ * undefined for a pattern that does not open with a lookahead after `^`
  * (which is translated as it is). Each part is anchored and grouped, so an
  * alternative inside it stays inside. Without the `m` flag `^` matches only
  * at the text's start, and a lookahead's captures are read by nothing (a
  * backreference is refused), so the parts' verdicts combine to the
- * pattern's. Throws PatternRefusal past {@link MAX_LEADING_LOOKAHEADS}.
+ * pattern's. Throws PatternRefusal for such a pattern with an alternative at
+ * its top level, and past {@link MAX_LEADING_LOOKAHEADS}.
  *
  * @example
  * splitLeadingLookaheads("^(?=.*\\d)(?!.*\\s).{8,}$");
@@ -105,7 +109,13 @@ export function splitLeadingLookaheads(pattern: string): LeadingLookaheads | und
   if (pattern[0] !== "^") return undefined;
   const opensWithLookahead = (at: number) =>
     pattern.startsWith("(?=", at) || pattern.startsWith("(?!", at);
-  if (!opensWithLookahead(1) || hasTopLevelAlternative(pattern)) return undefined;
+  if (!opensWithLookahead(1)) return undefined;
+  if (hasTopLevelAlternative(pattern)) {
+    // `^(?=a)b|c` is `(^(?=a)b)|c`: its lookaheads do not hold for the whole text's start.
+    throw new PatternRefusal(
+      "lookaheads right after a leading ^ are checked only in a pattern without an alternative (|) at its top level",
+    );
+  }
   const required: string[] = [];
   const forbidden: string[] = [];
   let at = 1;

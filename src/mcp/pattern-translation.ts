@@ -20,6 +20,9 @@ export class PatternRefusal extends Error {}
  * The refusal of a pattern whose RE2 text passes the limit given to
  * {@link toRe2Syntax} (a caller writing several parts under one limit says
  * so in its own words).
+ *
+ * @example
+ * try { toRe2Syntax(pattern, platform, 65_536); } catch (thrown) { if (thrown instanceof SourceTooLong) … }
  */
 export class SourceTooLong extends PatternRefusal {}
 

@@ -30,8 +30,13 @@ export interface CapturedContentInfo {
  * attribute holds {@link REDACTION_FAILED} instead, never the unredacted content.
  *
  * @example
+ * // Results are not recorded (a Tool may echo what it was given); a key is masked where present.
  * const redact: ContentRedactor = (content, { kind }) =>
- *   kind === "arguments" ? { ...(content as object), apiKey: "[redacted]" } : content;
+ *   kind === "result"
+ *     ? undefined
+ *     : Object.hasOwn(content as object, "apiKey")
+ *       ? { ...(content as object), apiKey: "[redacted]" }
+ *       : content;
  */
 export type ContentRedactor = (content: unknown, info: CapturedContentInfo) => unknown;
 

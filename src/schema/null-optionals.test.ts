@@ -33,6 +33,39 @@ describe("dropNullOptionals", () => {
     expect(dropNullOptionals(value, schema)).toEqual(value);
   });
 
+  // Each property is optional: the null goes only where the schema certainly refuses it.
+  const shapes: CourseJsonObject = {
+    type: "object",
+    properties: {
+      any: {},
+      described: { description: "anything" },
+      ref: { $ref: "#/$defs/maybe" },
+      oneOfNull: { oneOf: [{ type: "null" }, { type: "string" }] },
+      anyOfNull: { anyOf: [{ type: "string" }, { const: null }] },
+      typed: { type: "integer", minimum: 0 },
+      listed: { enum: ["a", "b"] },
+      fixed: { const: "a" },
+      allOfTyped: { allOf: [{ type: "string" }, { minLength: 1 }] },
+      oneOfTyped: { oneOf: [{ type: "string" }, { type: "number" }] },
+      refTyped: { $ref: "#/$defs/maybe", type: "string" },
+    },
+    $defs: { maybe: { type: ["string", "null"] } },
+  };
+
+  test.each(["any", "described", "ref", "oneOfNull", "anyOfNull"])(
+    "keeps the null of %s: its schema may accept null",
+    (key) => {
+      expect(dropNullOptionals({ [key]: null }, shapes)).toEqual({ [key]: null });
+    },
+  );
+
+  test.each(["typed", "listed", "fixed", "allOfTyped", "oneOfTyped", "refTyped"])(
+    "drops the null of %s: its schema refuses null",
+    (key) => {
+      expect(dropNullOptionals({ [key]: null }, shapes)).toEqual({});
+    },
+  );
+
   test("follows items into arrays of objects", () => {
     expect(
       dropNullOptionals({ path: "a", rows: [{ id: 1, tag: null }, { id: null }] }, schema),

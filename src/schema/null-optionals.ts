@@ -9,6 +9,29 @@
 import type { CourseJsonObject, CourseJsonValue } from "../../course/src/index.ts";
 import { acceptsNull, isJsonObject, setKey } from "./json-schema.ts";
 
+/**
+ * Whether a property's schema certainly refuses `null`, read from what it
+ * says itself: a `type`, `enum` or `const` that leaves null out, an `allOf`
+ * member that does, or an `anyOf` or `oneOf` whose every member does. A
+ * schema that says none of these (`{}`, a `$ref`, a description) may accept
+ * null: it is not known to refuse it.
+ */
+function refusesNull(schema: CourseJsonValue): boolean {
+  if (!isJsonObject(schema)) return schema === false;
+  if (acceptsNull(schema)) return false;
+  if (typeof schema.type === "string" || Array.isArray(schema.type)) return true;
+  if (Array.isArray(schema.enum) || Object.hasOwn(schema, "const")) return true;
+  const allOf = schema.allOf;
+  if (Array.isArray(allOf) && allOf.some((member) => refusesNull(member))) return true;
+  for (const key of ["anyOf", "oneOf"] as const) {
+    const members = schema[key];
+    if (Array.isArray(members) && members.length > 0 && members.every((m) => refusesNull(m))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 function dropInObject(value: CourseJsonObject, schema: CourseJsonObject): CourseJsonObject {
   const properties = schema.properties;
   if (!isJsonObject(properties)) return value;
@@ -16,9 +39,10 @@ function dropInObject(value: CourseJsonObject, schema: CourseJsonObject): Course
   const copy: { [key: string]: CourseJsonValue } = {};
   for (const [key, child] of Object.entries(value)) {
     const property = Object.hasOwn(properties, key) ? properties[key] : undefined;
+    // Dropped only where the schema certainly refuses null: a null it accepts, or may accept
+    // (`{}`, a `$ref`, a `oneOf`), means something and stays.
     if (child === null && property !== undefined && !required.includes(key)) {
-      // Leave the null alone when the schema itself allows it: then null means something.
-      if (!acceptsNull(property)) continue;
+      if (refusesNull(property)) continue;
     }
     // Defined, not assigned: "__proto__" stays an ordinary key.
     setKey(copy, key, isJsonObject(property) ? dropNullOptionals(child, property) : child);
@@ -27,9 +51,11 @@ function dropInObject(value: CourseJsonObject, schema: CourseJsonObject): Course
 }
 
 /**
- * Returns `value` with the `null` values of optional, non-nullable properties
- * removed, following `properties`, `required` and `items` of `schema` (other
- * keywords such as `anyOf` or `$ref` are not followed). Never mutates `value`.
+ * Returns `value` with the `null` values of optional properties whose schema
+ * certainly refuses null removed (a `type`, `enum` or `const` without null;
+ * a property schema of `{}` or a `$ref` keeps its null), following
+ * `properties`, `required` and `items` of `schema` (other keywords such as
+ * `anyOf` or `$ref` are not followed into). Never mutates `value`.
  *
  * @example
  * dropNullOptionals({ path: "a", note: null }, { type: "object", properties: { path: { type: "string" }, note: { type: "string" } }, required: ["path"] });

@@ -30,9 +30,10 @@ import {
  *   Standard JSON Schema output (zod, arktype, `fromTypeBox`); required for
  *   schemas without one (valibot: pass `toJsonSchema(schema)` from
  *   `@valibot/to-json-schema`). When given, it wins over the schema's output.
- * - `dropNullOptionals`: remove `null` values of optional, non-nullable
- *   properties before validation (what OpenAI strict mode sends for a field
- *   the model leaves out). Default `false`: arguments reach the schema as sent.
+ * - `dropNullOptionals`: remove `null` values of optional properties whose
+ *   JSON Schema certainly refuses null before validation (what OpenAI strict
+ *   mode sends for a field the model leaves out); a null the schema may accept
+ *   (`{}`, a `$ref`) stays. Default `false`: arguments reach the schema as sent.
  */
 export interface SchemaToolOptions<Schema extends StandardSchemaV1, Output> {
   readonly name: string;
