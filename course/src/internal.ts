@@ -99,3 +99,5 @@ export {
 } from "./registry.js";
 // The signal plumbing: brand check and the intrinsic reason.
 export { abortReason, isAbortSignal } from "./signals.js";
+// A success result with its checked parts, as the core builds it (read back from a journal).
+export { contentResultMessage } from "./tool-results.js";

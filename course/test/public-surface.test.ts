@@ -73,6 +73,7 @@ const INTERNAL_EXPORTS = [
   "checkBase64",
   "callObserverOf",
   "containerKind",
+  "contentResultMessage",
   "controllerAbort",
   "controllerSignal",
   "deadlineRule",

@@ -7,9 +7,15 @@
 import { describe, expect, test } from "vitest";
 import {
   type CourseToolCall,
+  type CourseToolResultMessage,
+  defineTool,
+  executeToolCall,
   ToolContractError,
+  ToolRegistry,
+  toolContent,
   toolResultMessage,
 } from "../../course/src/index.ts";
+import { PNG_1X1 } from "../../test/support/parts.ts";
 import { snapshotCallList } from "../rounds/round-calls.ts";
 import { claimCallIds } from "./durable-calls.ts";
 import { resolveDeadline } from "./durable-deadline.ts";
@@ -208,5 +214,59 @@ describe("journal entries", () => {
     ["null", null],
   ])("%s is refused", (_label, entry) => {
     expect(() => fromJournal(entry, call("a"))).toThrow(TypeError);
+  });
+});
+
+describe("journal entries with parts", () => {
+  // A Tool's text and image, as executeToolCall answers them: the message carries parts.
+  async function withParts(): Promise<CourseToolResultMessage> {
+    const shot = defineTool({
+      name: "work",
+      description: "Answers with text and an image.",
+      validate: () => ({ ok: true, value: {} }),
+      execute: async () =>
+        toolContent([
+          { type: "text", text: "The screen:" },
+          { type: "image", data: PNG_1X1, mimeType: "image/png" },
+          {
+            type: "file",
+            data: new TextEncoder().encode("notes"),
+            mimeType: "text/plain",
+            name: "n.txt",
+          },
+        ]),
+    });
+    return executeToolCall(new ToolRegistry([shot]), call("a"), new AbortController().signal);
+  }
+
+  test("an entry read back keeps the message's parts, the same frozen message", async () => {
+    const result = await withParts();
+    expect(result.parts).toHaveLength(3);
+    const read = fromJournal(JSON.parse(JSON.stringify(toJournal(result))), call("a"));
+    expect(read).toEqual(result);
+    expect(Object.keys(read)).toEqual(Object.keys(result));
+    expect(Object.isFrozen(read)).toBe(true);
+    expect(Object.isFrozen(read.parts)).toBe(true);
+    for (const part of read.parts ?? []) expect(Object.isFrozen(part)).toBe(true);
+  });
+
+  test.each<[string, (parts: Record<string, unknown>[]) => unknown]>([
+    ["parts that are not a list", () => "image"],
+    ["an empty list of parts", () => []],
+    ["an unknown kind of part", (parts) => [{ ...parts[1], type: "video" }]],
+    ["an image of another media type", (parts) => [{ ...parts[1], mimeType: "image/svg+xml" }]],
+    ["data that is not strict base64", (parts) => [{ ...parts[1], data: "not base64!" }]],
+    ["text that is not a string", () => [{ type: "text", text: 1 }]],
+    ["a file name that is not a string", (parts) => [{ ...parts[2], name: 7 }]],
+  ])("%s is refused", async (_label, change) => {
+    const entry = JSON.parse(JSON.stringify(toJournal(await withParts())));
+    expect(() => fromJournal({ ...entry, parts: change(entry.parts) }, call("a"))).toThrow(
+      'the journal entry of Tool call "a" has parts the core never writes',
+    );
+  });
+
+  test("an error result with parts is refused: the core never writes one", async () => {
+    const entry = JSON.parse(JSON.stringify(toJournal(await withParts())));
+    expect(() => fromJournal({ ...entry, isError: true }, call("a"))).toThrow(TypeError);
   });
 });

@@ -115,6 +115,20 @@ describe("a round without crashes", () => {
     expect(outcome.value.results[2]?.content).toBe("");
   });
 
+  test("a result's image comes back with its parts, from the journal as from executeToolCall", async () => {
+    const id = await suite.sendRound({ calls: [toolCall("shot", "screenshot", {})] });
+    const outcome = await suite.attach(id);
+    if (!outcome.ok) throw new Error(outcome.message);
+    const [result] = outcome.value.results;
+    expect(result?.isError).toBe(false);
+    expect(result?.parts).toEqual([
+      { type: "text", text: "The screen:" },
+      { type: "image", data: expect.stringMatching(/^iVBORw0KGgo/), mimeType: "image/png" },
+    ]);
+    const [step] = await suite.steps(id);
+    expect((journaledValue(step?.completions[0]) as { parts?: unknown[] }).parts).toHaveLength(2);
+  });
+
   test("misuse is refused before any step: duplicate and reused ids, bad options, a look-alike registry, a fatal validator", async () => {
     const response = await fetch(`${suite.restate.ingressUrl}/durable/misuse`, {
       method: "POST",

@@ -19,6 +19,7 @@ import {
   defineTool,
   NonRecoverableToolError,
   ToolRegistry,
+  toolContent,
 } from "../../../course/src/index.ts";
 import {
   durableToolCall,
@@ -27,6 +28,7 @@ import {
   toolIdempotencyKey,
 } from "../../../src/restate/index.ts";
 import type { ToolRoundEvent } from "../../../src/rounds/index.ts";
+import { PNG_1X1 } from "../../support/parts.ts";
 
 const store = process.env.TOOLBOUND_STORE ?? "";
 const port = Number(process.env.TOOLBOUND_SERVICE_PORT);
@@ -136,6 +138,18 @@ const registry = new ToolRegistry([
     execute: async (input, context) => {
       record("attempts.log", keyOf(context));
       return input.value;
+    },
+  }),
+  defineTool({
+    name: "screenshot",
+    description: "Answers with text and a 1x1 PNG.",
+    validate: accept,
+    execute: async (_input, context) => {
+      record("attempts.log", keyOf(context));
+      return toolContent([
+        { type: "text", text: "The screen:" },
+        { type: "image", data: PNG_1X1, mimeType: "image/png" },
+      ]);
     },
   }),
 ]);
