@@ -117,9 +117,14 @@ describe("reportProgress", () => {
     ["a negative total", { progress: 1, total: -1 }, "total must not be negative"],
     ["a message that is not a string", { progress: 1, message: 42 }, "message must be a string"],
     ["no update", null, "reportProgress needs { progress, total?, message? }"],
-  ])("%s is a TypeError", async (_what, update, message) => {
-    await expect(reportProgress(update as never)).rejects.toThrow(new TypeError(message));
-  });
+  ])(
+    "%s is a TypeError thrown at once, never a rejection nobody awaits",
+    (_what, update, message) => {
+      // A Tool that does not await its report (`void reportProgress(…)`) must not leave an
+      // unhandled rejection behind, which by default ends the process.
+      expect(() => reportProgress(update as never)).toThrow(new TypeError(message));
+    },
+  );
 });
 
 describe("sendLogMessage", () => {
@@ -153,8 +158,8 @@ describe("sendLogMessage", () => {
   test.each([
     ["an unknown level", "loud", "x", /^level must be one of debug, info/],
     ["a message that is not a string", "info", { text: "x" }, /^message must be a string$/],
-  ])("%s is a TypeError", async (_what, level, message, error) => {
-    await expect(sendLogMessage(level as never, message as never)).rejects.toThrow(error);
+  ])("%s is a TypeError thrown at once", (_what, level, message, error) => {
+    expect(() => sendLogMessage(level as never, message as never)).toThrow(error);
   });
 });
 

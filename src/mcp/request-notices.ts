@@ -130,8 +130,9 @@ async function deliver(
  * no such call (the Tool runs outside an MCP server), the client did not ask,
  * the call has finished, `progress` is not greater than the last value sent
  * (MCP requires it to increase), or the client is gone. Never rejects. Throws
- * a TypeError for a non-finite `progress` or `total`, a negative `total`, or
- * a `message` that is not a string; a longer message is cut to
+ * a TypeError at once (synchronously) for a non-finite `progress` or
+ * `total`, a negative `total`, or a `message` that is not a string; a longer
+ * message is cut to
  * {@link MAX_NOTICE_CHARACTERS} code points. The call is found through the
  * async context the Tool's `execute` runs in (what it awaits, timers and
  * callbacks it sets up); a callback of an object made before the call (a
@@ -165,7 +166,15 @@ export function progressReporter(): ((update: McpProgressUpdate) => Promise<bool
   return notices === undefined ? undefined : (update) => progressTo(notices, update);
 }
 
-async function progressTo(
+/** What a notice that is not sent resolves to (one settled promise, shared). */
+const NOT_SENT: Promise<boolean> = Promise.resolve(false);
+
+/**
+ * Checks `update` at once (a TypeError is thrown synchronously, so that a
+ * malformed update is never an unhandled rejection of a call nobody awaits),
+ * then sends it.
+ */
+function progressTo(
   notices: RequestNotices | undefined,
   update: McpProgressUpdate,
 ): Promise<boolean> {
@@ -179,8 +188,10 @@ async function progressTo(
   if (message !== undefined && typeof message !== "string") {
     throw new TypeError("message must be a string");
   }
-  if (notices === undefined || !notices.open || notices.progressToken === undefined) return false;
-  if (!(progress > notices.lastProgress)) return false;
+  if (notices === undefined || !notices.open || notices.progressToken === undefined) {
+    return NOT_SENT;
+  }
+  if (!(progress > notices.lastProgress)) return NOT_SENT;
   notices.lastProgress = progress;
   return deliver(notices, {
     method: "notifications/progress",
@@ -199,17 +210,23 @@ async function progressTo(
  * unless the client asked (`logging/setLevel`) only for more severe levels.
  * Resolves `true` when sent; `false` outside an MCP call, after the call has
  * finished, below the client's level, or when the client is gone. Never
- * rejects. Throws a TypeError for an unknown level or a non-string message; a
+ * rejects. Throws a TypeError at once for an unknown level or a non-string
+ * message; a
  * longer message is cut to {@link MAX_NOTICE_CHARACTERS} code points. The
  * call is found as {@link reportProgress} finds it.
  *
  * @example
  * await sendLogMessage("info", `fetched ${url}`);
  */
-export async function sendLogMessage(level: LoggingLevel, message: string): Promise<boolean> {
+export function sendLogMessage(level: LoggingLevel, message: string): Promise<boolean> {
+  // Checked at once, as reportProgress checks its update (see progressTo).
   const severity = LEVELS.indexOf(level);
   if (severity < 0) throw new TypeError(`level must be one of ${LEVELS.join(", ")}`);
   if (typeof message !== "string") throw new TypeError("message must be a string");
+  return logTo(level, severity, message);
+}
+
+async function logTo(level: LoggingLevel, severity: number, message: string): Promise<boolean> {
   const notices = current.getStore();
   if (notices === undefined || !notices.open) return false;
   const minimum = notices.minimumLevel();
