@@ -301,7 +301,7 @@ async function defineAll(client: Client, settings: ClientSettings): Promise<AnyC
  *   client's own validator is never used: lists and calls go through its
  *   `request`);
  * - fails (`TOOL_EXECUTION_FAILED`, message at most 1,000 code points) on an
- *   `isError` result (with the server's text), structured content missing or
+ *   `isError` result (with the server's text, its lines kept), structured content missing or
  *   not matching a declared output schema, a timeout, a closed connection or
  *   crashed server, an error response and a malformed result.
  *

@@ -36,6 +36,14 @@ describe("reading a Host header", () => {
   });
 });
 
+test("a server bound to another loopback address answers to that address, and no other name", () => {
+  const rules = headerRules("127.0.0.2", undefined, undefined);
+  expect(refusedHeader({ host: "127.0.0.2:8080" }, rules)).toBeUndefined();
+  expect(refusedHeader({ host: "localhost:8080" }, rules)).toBeUndefined();
+  expect(refusedHeader({ host: "127.0.0.3:8080" }, rules)).toMatch(/not allowed/);
+  expect(refusedHeader({ host: "evil.example:8080" }, rules)).toMatch(/not allowed/);
+});
+
 describe("the default rules of a loopback server", () => {
   const rules = headerRules("127.0.0.1", undefined, undefined);
 

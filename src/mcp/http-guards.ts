@@ -107,7 +107,9 @@ export function headerRules(
       }),
     );
   } else if (loopback) {
-    hosts = new Set(LOOPBACK_HOSTNAMES);
+    // The address bound too: a server on 127.0.0.2 answers to the URL it prints.
+    const own = hostnameOf(bindHost.includes(":") ? `[${bindHost}]` : bindHost);
+    hosts = new Set(own === undefined ? LOOPBACK_HOSTNAMES : [...LOOPBACK_HOSTNAMES, own]);
   }
   let origins: ReadonlySet<string> | "loopback";
   if (allowedOrigins !== undefined) {

@@ -17,7 +17,8 @@ import type { McpBridgeOptions } from "./server.ts";
  *   (`Authorization: Bearer <token>`), compared in constant time and never
  *   logged. Default none: no authentication (keep such a server on loopback).
  * - `allowedHosts`: hostnames (any port) the Host header may name. Default:
- *   `localhost`, `127.0.0.1` and `[::1]` when bound to loopback; otherwise
+ *   `localhost`, `127.0.0.1`, `[::1]` and the address bound when bound to
+ *   loopback; otherwise
  *   Host is not checked.
  * - `allowedOrigins`: origins (`https://app.example.com`) a request with an
  *   Origin header (a browser's) may come from. Default: any http(s) origin on

@@ -29,7 +29,8 @@ export type McpToolFilter = readonly string[] | ((name: string) => boolean);
  * - `maxSchemaCharacters`: a Tool whose `inputSchema` or `outputSchema`, written as JSON, is
  *   longer is refused. 1,000 to 10,000,000; default 200,000.
  * - `maxTools`: more Tools than this (after the filters) are refused, and
- *   listing stops after as many pages. 1 to 10,000; default 1,000.
+ *   listing stops after one page more than that (a page per Tool, and the
+ *   page that ends the list). 1 to 10,000; default 1,000.
  * - `timeoutMs`: how long one `tools/call` may wait without an answer or a
  *   progress notification. 1 to 86,400,000; default 60,000 (the SDK's).
  * - `format`: the definitions' output format. Default `"text"`: the

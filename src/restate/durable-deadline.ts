@@ -59,7 +59,8 @@ export function deadlineReason(toolName: string, timeoutMs: number): DOMExceptio
 /**
  * The recoverable `TOOL_TIMEOUT` result of a passed deadline, with the core's
  * message. It is written with the course's error limits (4,096 characters),
- * which it fits unless the Tool's name is thousands of characters long.
+ * not a configured output budget: the core's result differs only when it is
+ * longer than that budget (about 160 characters and the Tool's name).
  *
  * @example
  * deadlineResult(call, 5_000).content;
