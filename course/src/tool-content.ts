@@ -142,6 +142,24 @@ function dataField(target: object, key: string, at: string): unknown {
   return descriptor.value;
 }
 
+/**
+ * Whether a code unit shows as nothing but space: the white space a name may
+ * hold (the line-breaking kinds are refused as controls), the zero-width
+ * space and the byte-order mark. A name of only these is blank.
+ */
+function isBlankUnit(unit: number): boolean {
+  return (
+    unit === 0x20 ||
+    unit === 0xa0 ||
+    unit === 0x1680 ||
+    (unit >= 0x2000 && unit <= 0x200b) ||
+    unit === 0x202f ||
+    unit === 0x205f ||
+    unit === 0x3000 ||
+    unit === 0xfeff
+  );
+}
+
 /** Why a file name cannot be shown, or undefined. */
 function nameProblem(name: string): string | undefined {
   if (name.length === 0 || name.length > TOOL_CONTENT_MAX_NAME_CHARACTERS) {
@@ -156,8 +174,12 @@ function nameProblem(name: string): string | undefined {
       (unit >= 0x7f && unit <= 0x9f) ||
       unit === 0x2028 ||
       unit === 0x2029 ||
+      // Every Bidi_Control: the embeddings, overrides and isolates, and the marks.
       (unit >= 0x202a && unit <= 0x202e) ||
       (unit >= 0x2066 && unit <= 0x2069) ||
+      unit === 0x200e ||
+      unit === 0x200f ||
+      unit === 0x061c ||
       unit === 0x5b ||
       unit === 0x5d
     ) {
@@ -168,7 +190,7 @@ function nameProblem(name: string): string | undefined {
       if (!(next >= 0xdc00 && next <= 0xdfff)) return "must not hold a lone surrogate";
       index += 1;
     } else if (unit >= 0xdc00 && unit <= 0xdfff) return "must not hold a lone surrogate";
-    if (unit !== 0x20) blank = false;
+    if (!isBlankUnit(unit)) blank = false;
   }
   return blank ? "must not be blank" : undefined;
 }
