@@ -101,6 +101,26 @@ describe("a file name's code units", () => {
   });
 });
 
+describe("a name of nothing but space is blank", () => {
+  // Every unit counted as space, at both ends of its range; the units beside them are not.
+  const BLANK = [0x20, 0xa0, 0x1680, 0x2000, 0x200b, 0x202f, 0x205f, 0x3000, 0xfeff];
+  const SHOWN = [0x1f, 0x21, 0xa1, 0x167f, 0x1681, 0x1fff, 0x200c, 0x2030, 0x205e, 0x3001, 0xfefe];
+
+  test("the tables are not empty", () => {
+    expect(BLANK.length).toBeGreaterThan(0);
+    expect(SHOWN.length).toBeGreaterThan(0);
+  });
+
+  test.each(BLANK.map((unit) => [hex(unit), unit]))("U+%s alone is blank", (_hex, unit) => {
+    expect(verdict(String.fromCharCode(unit, unit))).toBe(refused("must not be blank"));
+  });
+
+  test.each(SHOWN.map((unit) => [hex(unit), unit]))("U+%s is not space", (_hex, unit) => {
+    const verdictOf = verdict(` ${String.fromCharCode(unit)}`);
+    expect(verdictOf).not.toBe(refused("must not be blank"));
+  });
+});
+
 describe("a file name's length and kind", () => {
   test.each([
     ["", refused("must have 1 to 64 characters")],
