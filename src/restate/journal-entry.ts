@@ -89,7 +89,8 @@ function partsFromJournal(entry: object): readonly ToolResultPart[] | undefined 
   if (!isArray(value) || isProxy(value) || value.length === 0) return null;
   const parts: ToolResultPart[] = [];
   for (let index = 0; index < value.length; index += 1) {
-    const part = partFromJournal(value[index]);
+    // Read as own data, like every field here: an accessor is no part the core writes.
+    const part = partFromJournal(ownDataValue(value, index));
     if (part === undefined) return null;
     parts[index] = part;
   }
