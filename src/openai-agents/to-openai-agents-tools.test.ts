@@ -267,6 +267,37 @@ describe("toOpenAIAgentsTools", () => {
     );
   });
 
+  test("strict asked for but a null strict mode invites could not be dropped: non-strict", async () => {
+    // `note` is optional inside an anyOf member: strict mode would make it required and nullable,
+    // and the drop before validation does not follow anyOf, so the model's null would be refused.
+    const nested = {
+      type: "object",
+      properties: {
+        target: {
+          anyOf: [
+            {
+              type: "object",
+              properties: { path: { type: "string" }, note: { type: "string" } },
+              required: ["path"],
+              additionalProperties: false,
+            },
+          ],
+        },
+      },
+      required: ["target"],
+      additionalProperties: false,
+    };
+    const tool = await only(
+      new ToolRegistry([noteTool("annotate", undefined, nested)]),
+      undefined,
+      {
+        strict: true,
+      },
+    );
+    expect(tool.strict).toBe(false);
+    expect(tool.parameters).toEqual(nested);
+  });
+
   test("applies the per-call options to every call", async () => {
     const execute = vi.fn(async (input: object) => input);
     const approve = vi.fn((call: CourseToolCall) => call.id !== "call-denied");

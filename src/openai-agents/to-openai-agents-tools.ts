@@ -18,7 +18,12 @@ import {
 } from "../../course/src/index.ts";
 import { snapshotWithFormat } from "../../course/src/internal.ts";
 import { partLine } from "../providers/result-parts.ts";
-import { dropNullOptionals, SchemaToolError, toOpenAIStrictSchema } from "../schema/index.ts";
+import {
+  dropNullOptionals,
+  dropsStrictNulls,
+  SchemaToolError,
+  toOpenAIStrictSchema,
+} from "../schema/index.ts";
 import {
   loadOpenAIAgents,
   type OpenAIAgentsFunctionTool,
@@ -45,7 +50,9 @@ export const OPENAI_AGENTS_EMPTY_OBJECT_SCHEMA: CourseJsonObject = Object.freeze
  * - `strict`: mark each Tool strict whose schema our `toOpenAIStrictSchema`
  *   can rewrite (that rewrite becomes its `parameters`, and the `null` the
  *   model then sends for a field it leaves out is dropped before our validator
- *   runs); a Tool whose schema cannot be rewritten stays non-strict. Default
+ *   runs); a Tool whose schema cannot be rewritten stays non-strict, and so
+ *   does one where such a null would not be dropped (see `dropsStrictNulls`
+ *   in `toolbound/schema`). Default
  *   `false`: every Tool is non-strict, with its schema as it is.
  *
  * @example
@@ -77,8 +84,14 @@ function readStrict(options: OpenAIAgentsToolsOptions | undefined): boolean {
   return strict === true;
 }
 
-/** Our schema rewritten to the strict subset, or undefined when it cannot be. */
+/**
+ * Our schema rewritten to the strict subset, or undefined when it cannot be,
+ * or when a null strict mode invites for a left-out field could reach our
+ * validator (an optional field inside an `anyOf` or `$defs`, or one whose
+ * schema may accept null): the drop before validation would miss it.
+ */
 function strictSchemaOf(schema: CourseJsonObject, name: string): CourseJsonObject | undefined {
+  if (!dropsStrictNulls(schema)) return undefined;
   try {
     return toOpenAIStrictSchema(schema, name);
   } catch (thrown) {

@@ -13,7 +13,7 @@ export {
   SCHEMA_MAX_ISSUE_CHARACTERS,
   SCHEMA_MAX_REPORTED_ISSUES,
 } from "./issues.ts";
-export { dropNullOptionals } from "./null-optionals.ts";
+export { dropNullOptionals, dropsStrictNulls } from "./null-optionals.ts";
 export { toOpenAIStrictSchema } from "./openai-strict.ts";
 export type { ProviderFormat, ProviderNameRule } from "./provider-names.ts";
 export { assertToolName, PROVIDER_NAME_RULES } from "./provider-names.ts";

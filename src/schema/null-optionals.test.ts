@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import type { CourseJsonObject } from "../../course/src/index.ts";
-import { dropNullOptionals } from "./index.ts";
+import { dropNullOptionals, dropsStrictNulls } from "./index.ts";
 
 const schema: CourseJsonObject = {
   type: "object",
@@ -88,5 +88,44 @@ describe("dropNullOptionals", () => {
     expect(Object.keys(dropped)).toEqual(["path", "__proto__"]);
     expect(Object.getPrototypeOf(dropped)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe("dropsStrictNulls: whether the drop removes every null strict mode invites", () => {
+  const object = (properties: CourseJsonObject, required: string[] = []): CourseJsonObject => ({
+    type: "object",
+    properties,
+    required,
+  });
+  const text: CourseJsonObject = { type: "string" };
+
+  test.each<[string, CourseJsonObject, boolean]>([
+    ["optional fields at the top", object({ path: text, note: text }, ["path"]), true],
+    ["optional fields of a nested object", object({ at: object({ note: text }) }), true],
+    [
+      "optional fields of array items",
+      object({ rows: { type: "array", items: object({ tag: text }) } }),
+      true,
+    ],
+    ["an optional field that accepts null", object({ note: { type: ["string", "null"] } }), true],
+    [
+      "only required fields inside anyOf",
+      object({ at: { anyOf: [object({ path: text }, ["path"])] } }, ["at"]),
+      true,
+    ],
+    [
+      "an optional field inside an anyOf member",
+      object({ at: { anyOf: [object({ note: text })] } }, ["at"]),
+      false,
+    ],
+    [
+      "an optional field inside $defs",
+      { ...object({ at: { $ref: "#/$defs/t" } }, ["at"]), $defs: { t: object({ note: text }) } },
+      false,
+    ],
+    ["an optional $ref", { ...object({ at: { $ref: "#/$defs/t" } }), $defs: { t: text } }, false],
+    ["an optional field of any value", object({ any: {} }), false],
+  ])("%s", (_label, schema, expected) => {
+    expect(dropsStrictNulls(schema)).toBe(expected);
   });
 });

@@ -73,3 +73,51 @@ export function dropNullOptionals(
   if (isJsonObject(value)) return dropInObject(value, schema);
   return value;
 }
+
+/**
+ * Whether {@link dropNullOptionals} removes every `null` that strict mode
+ * invites for a left-out field: `toOpenAIStrictSchema(schema)` makes each
+ * optional property nullable wherever it is (inside `anyOf` members and
+ * `$defs` too), and `dropNullOptionals(value, schema)` reaches only the
+ * properties under `properties` and `items` from the root, and only drops a
+ * null their schema certainly refuses. True when every property the rewrite
+ * makes nullable is one the drop reaches and removes; then strict mode and
+ * the drop together accept what the schema accepts.
+ *
+ * @example
+ * dropsStrictNulls({ type: "object", properties: { note: { type: "string" } } }); // true
+ * dropsStrictNulls({ type: "object", properties: { at: { anyOf: [{ type: "object", properties: { note: { type: "string" } } }] } } }); // false
+ */
+export function dropsStrictNulls(schema: CourseJsonObject): boolean {
+  return reachesEveryNull(schema, true);
+}
+
+/** {@link dropsStrictNulls} for `node`, which the drop reaches when `reached`. */
+function reachesEveryNull(node: CourseJsonValue, reached: boolean): boolean {
+  if (!isJsonObject(node)) return true;
+  const properties = node.properties;
+  if (isJsonObject(properties)) {
+    const required = Array.isArray(node.required) ? node.required : [];
+    for (const [name, property] of Object.entries(properties)) {
+      // The rewrite leaves a property that accepts null as it is: no null is invited there.
+      const invited = !required.includes(name) && !acceptsNull(property);
+      if (invited && !(reached && refusesNull(property))) return false;
+      if (!reachesEveryNull(property, reached)) return false;
+    }
+  }
+  if (!reachesEveryNull(node.items as CourseJsonValue, reached)) return false;
+  for (const key of ["anyOf", "oneOf", "allOf"] as const) {
+    const members = node[key];
+    if (Array.isArray(members) && !members.every((member) => reachesEveryNull(member, false))) {
+      return false;
+    }
+  }
+  for (const key of ["$defs", "definitions"] as const) {
+    const definitions = node[key];
+    if (!isJsonObject(definitions)) continue;
+    for (const definition of Object.values(definitions)) {
+      if (!reachesEveryNull(definition, false)) return false;
+    }
+  }
+  return true;
+}
