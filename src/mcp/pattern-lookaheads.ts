@@ -34,58 +34,49 @@ export interface LeadingLookaheads {
 }
 
 /**
- * Where the group opened at `open` closes. The pattern is valid ECMAScript
- * under the `u` flag (checked by the caller), so an escape is a backslash and
- * what follows it (no multi-character escape holds a parenthesis), and a
+ * Where the token at `index` ends. The pattern is valid ECMAScript under the
+ * `u` flag (checked by the caller), so an escape is a backslash and what
+ * follows it (no multi-character escape holds a parenthesis or a `|`), and a
  * class ends at its first unescaped `]` (classes do not nest without the `v`
- * flag, and `[]` is empty).
+ * flag, and `[]` is empty): parentheses and `|` are structure only outside
+ * both.
  */
-function groupEnd(pattern: string, open: number): number {
-  let depth = 0;
-  let index = open;
-  while (index < pattern.length) {
-    const char = pattern[index];
-    if (char === "\\") index += 2;
-    else if (char === "[") index = classEnd(pattern, index) + 1;
-    else {
-      if (char === "(") depth += 1;
-      else if (char === ")") {
-        depth -= 1;
-        if (depth === 0) return index;
-      }
-      index += 1;
-    }
-  }
-  // Unreachable for a valid pattern; answered as "no split" by the caller's checks.
-  return -1;
-}
-
-/** Where the class opened at `open` closes (see {@link groupEnd}). */
-function classEnd(pattern: string, open: number): number {
-  let index = open + 1;
-  while (index < pattern.length) {
-    const char = pattern[index];
-    if (char === "\\") index += 2;
-    else if (char === "]") return index;
-    else index += 1;
+function tokenEnd(pattern: string, index: number): number {
+  const char = pattern[index];
+  if (char === "\\") return index + 2;
+  if (char !== "[") return index + 1;
+  let at = index + 1;
+  while (at < pattern.length) {
+    const inside = pattern[at];
+    if (inside === "\\") at += 2;
+    else if (inside === "]") return at + 1;
+    else at += 1;
   }
   return pattern.length;
+}
+
+/** Where the group opened at `open` closes; -1 (unreachable for a valid pattern) when it does not. */
+function groupEnd(pattern: string, open: number): number {
+  let depth = 0;
+  for (let index = open; index < pattern.length; index = tokenEnd(pattern, index)) {
+    const char = pattern[index];
+    if (char === "(") depth += 1;
+    else if (char === ")") {
+      depth -= 1;
+      if (depth === 0) return index;
+    }
+  }
+  return -1;
 }
 
 /** Whether the pattern has an alternative at its top level (`^(?=a)b|c` is `(^(?=a)b)|c`). */
 function hasTopLevelAlternative(pattern: string): boolean {
   let depth = 0;
-  let index = 0;
-  while (index < pattern.length) {
+  for (let index = 0; index < pattern.length; index = tokenEnd(pattern, index)) {
     const char = pattern[index];
-    if (char === "\\") index += 2;
-    else if (char === "[") index = classEnd(pattern, index) + 1;
-    else {
-      if (char === "(") depth += 1;
-      else if (char === ")") depth -= 1;
-      else if (char === "|" && depth === 0) return true;
-      index += 1;
-    }
+    if (char === "(") depth += 1;
+    else if (char === ")") depth -= 1;
+    else if (char === "|" && depth === 0) return true;
   }
   return false;
 }

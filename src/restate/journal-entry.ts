@@ -9,6 +9,7 @@
 import {
   type CourseToolCall,
   type CourseToolResultMessage,
+  TOOL_CONTENT_MIME_TYPES,
   type ToolResultPart,
   toolResultMessage,
 } from "../../course/src/index.ts";
@@ -50,13 +51,6 @@ export function toJournal(result: CourseToolResultMessage): JournaledResult {
   return result.parts === undefined ? entry : { ...entry, parts: result.parts };
 }
 
-/** The media types each kind of part may carry (as `toolContent` checks them). */
-const PART_TYPES: Readonly<Record<string, readonly string[]>> = {
-  image: ["image/png", "image/jpeg", "image/gif", "image/webp"],
-  audio: ["audio/wav", "audio/mpeg", "audio/ogg", "audio/flac"],
-  file: ["application/pdf", "text/plain"],
-};
-
 /** One part read back from the journal, frozen; undefined when it is not a part the core writes. */
 function partFromJournal(value: unknown): ToolResultPart | undefined {
   if (typeof value !== "object" || value === null || isArray(value) || isProxy(value)) {
@@ -67,7 +61,11 @@ function partFromJournal(value: unknown): ToolResultPart | undefined {
     const text = ownDataValue(value, "text");
     return typeof text === "string" ? freeze({ type, text }) : undefined;
   }
-  const allowed = typeof type === "string" ? PART_TYPES[type] : undefined;
+  // The media types each kind may carry, as `toolContent` checks them.
+  const allowed =
+    type === "image" || type === "audio" || type === "file"
+      ? TOOL_CONTENT_MIME_TYPES[type]
+      : undefined;
   const data = ownDataValue(value, "data");
   const mimeType = ownDataValue(value, "mimeType");
   if (allowed === undefined || typeof data !== "string" || typeof mimeType !== "string") {
