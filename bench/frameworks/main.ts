@@ -5,7 +5,8 @@
  * adapter, in the same run: a step of calls (100 for the AI SDK, 10 for
  * OpenAI Agents), a step of none (to take the per-step work out) and one call
  * returning an oversized output. Prints the rows (or, with `--json`, one JSON
- * document) on stdout; progress on stderr.
+ * document) on stdout; progress on stderr. With `--turn-sizes`, prints instead
+ * how OpenAI Agents' runner scales with the calls of one turn (turn-sizes.ts).
  */
 
 import { readFileSync } from "node:fs";
@@ -30,6 +31,7 @@ import {
   nativeEchoTools as nativeAiSdkTools,
   ourEchoTools as ourAiSdkTools,
 } from "./ai-sdk-loop.ts";
+import { turnSizesTable } from "./turn-sizes.ts";
 
 const BIG_CHARACTERS = 1_000_000;
 const BUDGET: GroupBudget = {
@@ -187,29 +189,38 @@ const versions = { ai: installedVersion("ai"), agents: installedVersion("@openai
 check(versions.ai === "7.0.173", `ai 7.0.173, found ${versions.ai}`);
 check(versions.agents === "0.20.0", `@openai/agents-core 0.20.0, found ${versions.agents}`);
 
-const rows = [
-  ...(await scenario({
-    id: "7",
-    calls: 100,
-    scenario: 7,
-    label: `AI SDK ${versions.ai} (generateText)`,
-    run: aiSdkRun as Loop["run"],
-    native: nativeAiSdkTools,
-    ours: ourAiSdkTools,
-  })),
-  ...(await scenario({
-    id: "8",
-    calls: 10,
-    scenario: 8,
-    label: `OpenAI Agents ${versions.agents} (Runner.run)`,
-    run: agentsRun as Loop["run"],
-    native: nativeAgentsTools,
-    ours: ourAgentsTools,
-  })),
-];
+async function frameworkRows(): Promise<Row[]> {
+  return [
+    ...(await scenario({
+      id: "7",
+      calls: 100,
+      scenario: 7,
+      label: `AI SDK ${versions.ai} (generateText)`,
+      run: aiSdkRun as Loop["run"],
+      native: nativeAiSdkTools,
+      ours: ourAiSdkTools,
+    })),
+    ...(await scenario({
+      id: "8",
+      calls: 10,
+      scenario: 8,
+      label: `OpenAI Agents ${versions.agents} (Runner.run)`,
+      run: agentsRun as Loop["run"],
+      native: nativeAgentsTools,
+      ours: ourAgentsTools,
+    })),
+  ];
+}
 
-const info = runInfo(
-  `toolbound bench:frameworks (scenarios 7-8: ai ${versions.ai}, @openai/agents-core ${versions.agents})`,
-  startedAt,
-);
-writeReport(rows, info, process.argv.slice(2));
+// `--turn-sizes` prints only the turn-size table (see turn-sizes.ts), not the rows.
+if (process.argv.includes("--turn-sizes")) {
+  process.stdout.write(`OpenAI Agents ${versions.agents}, ${process.version}\n\n`);
+  process.stdout.write(await turnSizesTable());
+} else {
+  const rows = await frameworkRows();
+  const info = runInfo(
+    `toolbound bench:frameworks (scenarios 7-8: ai ${versions.ai}, @openai/agents-core ${versions.agents})`,
+    startedAt,
+  );
+  writeReport(rows, info, process.argv.slice(2));
+}
