@@ -101,6 +101,7 @@ const INTERNAL_EXPORTS = [
   "readCallOptions",
   "readOutputLevel",
   "readOwnValue",
+  "resolvedCallBudgets",
   "reflectGet",
   "regExpTest",
   "sealedRegExp",

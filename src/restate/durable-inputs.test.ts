@@ -20,6 +20,7 @@ import { snapshotCallList } from "../rounds/round-calls.ts";
 import { claimCallIds } from "./durable-calls.ts";
 import { resolveDeadline } from "./durable-deadline.ts";
 import { readDurableOptions } from "./durable-options.ts";
+import { JOURNAL_BYTES_RULE } from "./journal-budget.ts";
 import { fromJournal, toJournal } from "./journal-entry.ts";
 
 const call = (id: string, name = "work"): CourseToolCall => ({
@@ -44,7 +45,8 @@ describe("readDurableOptions", () => {
     const reads: string[] = [];
     const fields = ["concurrency", "onEvent", "onEventError", "maxRoundCharacters", "timeoutMs"];
     const plain = {};
-    for (const field of [...fields, "approve", "maxArgumentCharacters", "outputBudget"]) {
+    const after = ["approve", "maxJournalBytes", "maxArgumentCharacters", "outputBudget"];
+    for (const field of [...fields, ...after]) {
       Object.defineProperty(plain, field, {
         enumerable: true,
         get: () => {
@@ -54,10 +56,10 @@ describe("readDurableOptions", () => {
       });
     }
     readDurableOptions(plain, true);
-    expect(reads).toEqual([...fields, "approve", "maxArgumentCharacters", "outputBudget"]);
+    expect(reads).toEqual([...fields, ...after]);
     reads.length = 0;
     readDurableOptions(plain, false);
-    expect(reads).toEqual(["timeoutMs", "approve", "maxArgumentCharacters", "outputBudget"]);
+    expect(reads).toEqual(["timeoutMs", ...after]);
   });
 
   test.each([
@@ -78,6 +80,11 @@ describe("readDurableOptions", () => {
       "timeoutMs must be a positive number of milliseconds, at most 2147483647 (Infinity for none), or a function returning one",
     ],
     [{ maxArgumentCharacters: 0 }, "maxArgumentCharacters must be a positive integer"],
+    [{ maxJournalBytes: 1_048_575 }, JOURNAL_BYTES_RULE],
+    [{ maxJournalBytes: 1_073_741_825 }, JOURNAL_BYTES_RULE],
+    [{ maxJournalBytes: 2_000_000.5 }, JOURNAL_BYTES_RULE],
+    [{ maxJournalBytes: "4000000" }, JOURNAL_BYTES_RULE],
+    [{ maxJournalBytes: Number.POSITIVE_INFINITY }, JOURNAL_BYTES_RULE],
   ])("%j is refused: %s", (options, message) => {
     expect(refusal(() => readDurableOptions(options, true))).toBe(message);
   });
@@ -107,6 +114,19 @@ describe("readDurableOptions", () => {
     expect(settings.coreOptions).toEqual({ truncate: "tail" });
     expect(Object.isFrozen(settings.coreOptions)).toBe(true);
     expect([settings.timeoutMs, settings.concurrency]).toEqual([5, 2]);
+  });
+
+  test.each([
+    [undefined, 33_554_432],
+    [1_048_576, 1_048_576],
+    [1_073_741_824, 1_073_741_824],
+  ])("maxJournalBytes %j is taken as %i; it never reaches the core", (value, taken) => {
+    const settings = readDurableOptions(
+      value === undefined ? {} : { maxJournalBytes: value },
+      false,
+    );
+    expect(settings.maxJournalBytes).toBe(taken);
+    expect(settings.coreOptions).toEqual({});
   });
 });
 

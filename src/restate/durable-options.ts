@@ -7,10 +7,11 @@
  */
 
 import { type ToolCallOptions, ToolContractError } from "../../course/src/index.ts";
-import { readCallOptions } from "../../course/src/internal.ts";
+import { type OutputLevel, readCallOptions } from "../../course/src/internal.ts";
 import type { ToolRoundEventErrorHandler, ToolRoundEventListener } from "../rounds/index.ts";
 import type { ApprovalGate } from "./approval-step.ts";
 import { deadlineRule, isDeadline } from "./durable-deadline.ts";
+import { DURABLE_MAX_JOURNAL_BYTES, isJournalBytes, JOURNAL_BYTES_RULE } from "./journal-budget.ts";
 import {
   apply,
   defineData,
@@ -33,8 +34,12 @@ export interface DurableSettings {
   readonly onEvent: ToolRoundEventListener | undefined;
   readonly onEventError: ToolRoundEventErrorHandler | undefined;
   readonly maxRoundCharacters: number;
+  /** The most bytes a call's journal entry may take (see journal-budget.ts). */
+  readonly maxJournalBytes: number;
   /** The options the core prepares every call with (never `timeoutMs` or `approve`). */
   readonly coreOptions: ToolCallOptions;
+  /** `coreOptions`' output settings as the core read them, for the journal's budget. */
+  readonly callOutput: OutputLevel | undefined;
 }
 
 /** The fields of a round only; `durableToolCall` never reads them. */
@@ -107,7 +112,9 @@ const DEFAULTS: DurableSettings = freeze({
   maxRoundCharacters: Number.POSITIVE_INFINITY,
   timeoutMs: undefined,
   approve: undefined,
+  maxJournalBytes: DURABLE_MAX_JOURNAL_BYTES,
   coreOptions: freeze({}),
+  callOutput: undefined,
 });
 
 /**
@@ -143,6 +150,8 @@ export function readDurableOptions(options: unknown, round: boolean): DurableSet
   );
   const timeoutMs = readTimeout(readField(options, "timeoutMs", label));
   const approve = readFunction<ApprovalGate>(readField(options, "approve", label), "approve");
+  const journalBytes = readField(options, "maxJournalBytes", label);
+  if (journalBytes !== undefined && !isJournalBytes(journalBytes)) invalid(JOURNAL_BYTES_RULE);
   const core: Record<string, unknown> = {};
   for (let index = 0; index < CORE_FIELDS.length; index += 1) {
     const field = CORE_FIELDS[index] as string;
@@ -156,7 +165,7 @@ export function readDurableOptions(options: unknown, round: boolean): DurableSet
   }
   const coreOptions: ToolCallOptions = freeze(core);
   // The core's own checks, now, before any call is read (its errors name the option).
-  readCallOptions(coreOptions);
+  const callOutput = readCallOptions(coreOptions).output;
   return freeze({
     concurrency,
     onEvent,
@@ -164,6 +173,8 @@ export function readDurableOptions(options: unknown, round: boolean): DurableSet
     maxRoundCharacters,
     timeoutMs,
     approve,
+    maxJournalBytes: journalBytes ?? DURABLE_MAX_JOURNAL_BYTES,
     coreOptions,
+    callOutput,
   });
 }

@@ -30,6 +30,7 @@ import { deadlineReason, deadlineResult, resolveDeadline } from "./durable-deadl
 import type { DurableSettings } from "./durable-options.ts";
 import { terminalFromFatal } from "./fatal-errors.ts";
 import { durableIdempotencyKey, registerIdempotencyKey } from "./idempotency-key.ts";
+import { fitJournal, journalCallOptions } from "./journal-budget.ts";
 import { fromJournal, type JournaledResult, toJournal } from "./journal-entry.ts";
 import {
   addEventListener,
@@ -126,7 +127,15 @@ export class DurableRound {
       registerIdempotencyKey(signal, durableIdempotencyKey(invocationId, call.id));
       let prepared: PreparedToolCall;
       try {
-        prepared = prepareToolCall(registry, call, signal, options);
+        // Part budgets lowered where the journal's limit leaves less room (journal-budget.ts).
+        const fitted = journalCallOptions(
+          options,
+          settings.callOutput,
+          registry,
+          call,
+          settings.maxJournalBytes,
+        );
+        prepared = prepareToolCall(registry, call, signal, fitted);
       } catch (thrown) {
         // The host's mistake stays a ToolContractError; anything else the core throws
         // here is a registered NonRecoverableToolError from the validator.
@@ -249,7 +258,10 @@ export class DurableRound {
   /** The durable step: the core's effect phase and serialization, journaled as the bounded result. */
   async #execute(state: CallState): Promise<JournaledResult> {
     try {
-      return toJournal(await runPreparedToolCall(state.prepared));
+      const entry = toJournal(await runPreparedToolCall(state.prepared));
+      // Restate refuses an entry over its message limit and retries the step, running the
+      // Tool again each time: an entry that does not fit is journaled as a failure instead.
+      return fitJournal(entry, state.call, this.#input.settings.maxJournalBytes);
     } catch (reason) {
       const abandoned = state.abandoned;
       // The deadline decided the call: the step records the same result.

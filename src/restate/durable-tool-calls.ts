@@ -23,25 +23,41 @@ import { DurableRound } from "./durable-round.ts";
 import { freeze, isProxy } from "./restate-intrinsics.ts";
 import type { DurableContext } from "./restate-sdk.ts";
 
+/** The option durable calls add to the core's: the journal's size limit. */
+export interface DurableJournalOptions {
+  /**
+   * The most bytes one call's journal entry may take (default 33,554,432,
+   * 32 MiB, under Restate's default message size limit; 1,048,576 to
+   * 1,073,741,824). A call's part budgets are lowered to fit it, and a
+   * result that still does not fit is journaled as
+   * `TOOL_OUTPUT_SERIALIZATION_FAILED`: Restate would refuse the entry and
+   * run the Tool again at every retry. Raise it with Restate's
+   * `worker.invoker.message-size-limit`.
+   */
+  readonly maxJournalBytes?: number;
+}
+
 /**
- * Options of {@link durableToolCall}: those of `executeToolCall`. `timeoutMs`
- * becomes a durable timer and `approve` a journaled decision; the others
- * (`maxArgumentCharacters` and the output settings) apply as they do there.
+ * Options of {@link durableToolCall}: those of `executeToolCall`, and
+ * `maxJournalBytes`. `timeoutMs` becomes a durable timer and `approve` a
+ * journaled decision; the others (`maxArgumentCharacters` and the output
+ * settings) apply as they do there.
  *
  * @example
  * const options: DurableToolCallOptions = { timeoutMs: 30_000, approve: (call) => call.name !== "deleteFile" };
  */
-export type DurableToolCallOptions = ToolCallOptions;
+export type DurableToolCallOptions = ToolCallOptions & DurableJournalOptions;
 
 /**
  * Options of {@link durableToolCalls}: those of `executeToolCalls`
  * (`concurrency`, `onEvent`, `onEventError`, `maxRoundCharacters` and every
- * per-call option), with `timeoutMs` durable and `approve` journaled.
+ * per-call option), with `timeoutMs` durable and `approve` journaled, and
+ * `maxJournalBytes` for each call's journal entry.
  *
  * @example
  * const options: DurableToolRoundOptions = { concurrency: 4, timeoutMs: 30_000, maxRoundCharacters: 16_000 };
  */
-export type DurableToolRoundOptions = ToolRoundOptions;
+export type DurableToolRoundOptions = ToolRoundOptions & DurableJournalOptions;
 
 function invalid(message: string): never {
   throw new ToolContractError("INVALID_TOOL_CALL", message);

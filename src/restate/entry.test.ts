@@ -7,6 +7,7 @@ import { defineTool, executeToolCall, ToolRegistry } from "../../course/src/inde
 import { durableIdempotencyKey, toolIdempotencyKey } from "./index.ts";
 
 const ENTRY_EXPORTS = [
+  "DURABLE_MAX_JOURNAL_BYTES",
   "NON_RECOVERABLE_TOOL_ERROR",
   "durableIdempotencyKey",
   "durableToolCall",

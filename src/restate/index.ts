@@ -7,9 +7,14 @@
  * optional peer); no other entry does.
  */
 
-export type { DurableToolCallOptions, DurableToolRoundOptions } from "./durable-tool-calls.ts";
+export type {
+  DurableJournalOptions,
+  DurableToolCallOptions,
+  DurableToolRoundOptions,
+} from "./durable-tool-calls.ts";
 export { durableToolCall, durableToolCalls } from "./durable-tool-calls.ts";
 export { isNonRecoverableToolFailure, NON_RECOVERABLE_TOOL_ERROR } from "./fatal-errors.ts";
 export { durableIdempotencyKey, toolIdempotencyKey } from "./idempotency-key.ts";
+export { DURABLE_MAX_JOURNAL_BYTES } from "./journal-budget.ts";
 export type { JournaledResult } from "./journal-entry.ts";
 export type { DurableContext } from "./restate-sdk.ts";

@@ -30,6 +30,7 @@ export {
   setAdd,
   setHas,
   signalReason,
+  stringCharCodeAt,
   weakMapGet,
   weakMapSet,
 } from "../../course/src/internal.ts";

@@ -129,6 +129,26 @@ describe("a round without crashes", () => {
     expect((journaledValue(step?.completions[0]) as { parts?: unknown[] }).parts).toHaveLength(2);
   });
 
+  test("a result over the journal's limit keeps what fits: the Tool runs once, the rest is left out with a line", async () => {
+    const id = await suite.sendRound({
+      calls: [toolCall("big", "shots", { count: 2, bytes: 600_000 })],
+      maxJournalBytes: 1_048_576,
+    });
+    const outcome = await suite.attach(id);
+    if (!outcome.ok) throw new Error(outcome.message);
+    const [result] = outcome.value.results;
+    expect(result?.isError).toBe(false);
+    const lines = result?.content.split("\n") ?? [];
+    expect(lines.slice(0, 2)).toEqual(["The screens:", "[image: image/png, 600000 bytes]"]);
+    expect(lines[2]).toMatch(/^\[image omitted: 600000 bytes, over the \d+-byte total limit\]$/);
+    expect(result?.parts?.map((part) => part.type)).toEqual(["text", "image", "text"]);
+    // Journaled once, as it was delivered; the Tool ran once.
+    const [step] = await suite.steps(id);
+    expect(step?.completions).toHaveLength(1);
+    expect(JSON.stringify(journaledValue(step?.completions[0])).length).toBeLessThan(1_048_576);
+    expect(attemptsOf(id, "big")).toBe(1);
+  });
+
   test("misuse is refused before any step: duplicate and reused ids, bad options, a look-alike registry, a fatal validator", async () => {
     const response = await fetch(`${suite.restate.ingressUrl}/durable/misuse`, {
       method: "POST",

@@ -141,6 +141,24 @@ const registry = new ToolRegistry([
     },
   }),
   defineTool({
+    name: "shots",
+    description: "Answers with a line of text and `count` PNG images of `bytes` bytes each.",
+    validate: accept,
+    // Raised part budgets: the journal's limit, not the Tool's, decides what is kept.
+    outputBudget: { maxPartBytes: 104_857_600, maxTotalBytes: 268_435_456 },
+    execute: async (input, context) => {
+      record("attempts.log", keyOf(context));
+      const image = new Uint8Array(Number(input.bytes));
+      image.set(PNG_1X1);
+      const images = Array.from({ length: Number(input.count) }, () => ({
+        type: "image" as const,
+        data: image,
+        mimeType: "image/png",
+      }));
+      return toolContent([{ type: "text", text: "The screens:" }, ...images]);
+    },
+  }),
+  defineTool({
     name: "screenshot",
     description: "Answers with text and a 1x1 PNG.",
     validate: accept,
@@ -164,6 +182,7 @@ export interface RoundRequest {
   /** After the round, wait this long (a durable sleep) before returning. */
   readonly holdMs?: number;
   readonly maxRoundCharacters?: number;
+  readonly maxJournalBytes?: number;
 }
 
 /** What the `round` handler answers. */
@@ -219,6 +238,9 @@ const durable = restate.service({
         ...(request.maxRoundCharacters === undefined
           ? {}
           : { maxRoundCharacters: request.maxRoundCharacters }),
+        ...(request.maxJournalBytes === undefined
+          ? {}
+          : { maxJournalBytes: request.maxJournalBytes }),
         onEvent: (event: ToolRoundEvent) => {
           events.push(`${event.type} ${event.call.id}`);
         },
