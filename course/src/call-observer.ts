@@ -153,12 +153,21 @@ export function readObserver(observer: unknown): ObserverSlot {
     throw new NativeTypeError("a call observer must be a plain object (not a Proxy)");
   }
   const hooks: Record<string, unknown> = {};
-  for (const name of HOOKS) {
+  // By index, and each hook defined, not assigned: neither a patched array iterator nor a
+  // setter planted on Object.prototype sees the observer's hooks.
+  for (let index = 0; index < HOOKS.length; index += 1) {
+    const name = HOOKS[index] as string;
     const hook = (observer as Record<string, unknown>)[name];
     if (typeof hook !== "function") {
       throw new NativeTypeError(`a call observer's ${name} must be a function`);
     }
-    hooks[name] = hook;
+    defineProperty(hooks, name, {
+      __proto__: null,
+      value: hook,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    } as PropertyDescriptor);
   }
   return freeze({ observer, ...hooks } as unknown as ObserverSlot);
 }

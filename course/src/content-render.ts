@@ -96,6 +96,8 @@ const quotient = (dividend: number, divisor: number): number =>
  * parts past either count are left out with one line saying how many.
  */
 function budgetParts(parts: readonly BuiltPart[], settings: ContentSettings): Item[] {
+  // Every list here is filled with addSlot (defined, not assigned): an index setter planted
+  // on Array.prototype would otherwise receive a part, and could swallow it.
   const { maxParts, maxPartBytes, maxTotalBytes } = settings.parts;
   const maxCharacters = settings.limits.maxCharacters;
   // One line is kept for the parts left out.
@@ -107,7 +109,7 @@ function budgetParts(parts: readonly BuiltPart[], settings: ContentSettings): It
   for (; index < parts.length && index < maxParts; index += 1) {
     const part = parts[index] as BuiltPart;
     if (part.type === "text") {
-      items[items.length] = { kind: "text", text: part.text };
+      addSlot(items, items.length, { kind: "text", text: part.text });
       continue;
     }
     if (lines === maxLines) break;
@@ -121,11 +123,11 @@ function budgetParts(parts: readonly BuiltPart[], settings: ContentSettings): It
           ? `${size} bytes, over the ${maxTotalBytes}-byte total limit`
           : undefined);
     if (why !== undefined) {
-      items[items.length] = { kind: "line", text: omittedLine(part.type, why) };
+      addSlot(items, items.length, { kind: "line", text: omittedLine(part.type, why) });
       continue;
     }
     total += size;
-    items[items.length] = binaryItem(part);
+    addSlot(items, items.length, binaryItem(part));
   }
   const left = parts.length - index;
   if (left > 0) {
@@ -134,7 +136,7 @@ function budgetParts(parts: readonly BuiltPart[], settings: ContentSettings): It
         ? `over the ${maxParts}-part limit`
         : `no room for more part lines in ${maxCharacters} characters`;
     const what = left === 1 ? "1 more part" : `${left} more parts`;
-    items[items.length] = { kind: "line", text: `[${what} omitted: ${why}]` };
+    addSlot(items, items.length, { kind: "line", text: `[${what} omitted: ${why}]` });
   }
   return items;
 }
@@ -227,7 +229,7 @@ function cutText(
   for (let index = 0; index < items.length; index += 1) {
     const item = items[index] as Item;
     if (item.kind !== "text") {
-      kept[kept.length] = item;
+      addSlot(kept, kept.length, item);
       continue;
     }
     if (cut) continue;
@@ -240,12 +242,12 @@ function cutText(
     keptUnits += span.units;
     const head = escapeRange(item.text, 0, span.units, RAW_TEXT);
     if (left >= 0 && span.units === item.text.length) {
-      kept[kept.length] = { kind: "text", text: head };
+      addSlot(kept, kept.length, { kind: "text", text: head });
       continue;
     }
     cut = true;
     const end = marker(keptUnits);
-    kept[kept.length] = { kind: "text", text: head === "" ? end : `${head}\n${end}` };
+    addSlot(kept, kept.length, { kind: "text", text: head === "" ? end : `${head}\n${end}` });
   }
   return kept;
 }
@@ -255,10 +257,13 @@ function wellFormed(items: readonly Item[]): readonly Item[] {
   const out: Item[] = [];
   for (let index = 0; index < items.length; index += 1) {
     const item = items[index] as Item;
-    out[index] =
+    addSlot(
+      out,
+      index,
       item.kind === "text"
         ? { kind: "text", text: escapeRange(item.text, 0, item.text.length, RAW_TEXT) }
-        : item;
+        : item,
+    );
   }
   return out;
 }

@@ -378,8 +378,10 @@ const exoticKinds: ReadonlyArray<readonly [(value: unknown) => boolean, string]>
 /** Names the built-in kind of an object with internal slots (a Date, a Map), or undefined. */
 export function exoticKind(value: object): string | undefined {
   for (let index = 0; index < exoticKinds.length; index += 1) {
-    const [isKind, kind] = exoticKinds[index] as readonly [(value: unknown) => boolean, string];
-    if (isKind(value)) return kind;
+    // By index, not destructured: destructuring runs the live array iterator, which a Tool
+    // may have patched (to throw, so that an error result could never be written).
+    const entry = exoticKinds[index] as readonly [(value: unknown) => boolean, string];
+    if (entry[0](value)) return entry[1];
   }
   return undefined;
 }

@@ -8,6 +8,7 @@ import { type ContainerKind, containerKind, describeExotic } from "./containers.
 import { contractError, type ToolContractErrorCode } from "./errors.js";
 import {
   ArrayPrototype,
+  addSlot,
   defineProperty,
   freeze,
   hasOwn,
@@ -172,9 +173,11 @@ class JsonSnapshot implements ContainerPath {
       for (const key in node) {
         if (!hasOwn(node, key)) continue;
         const child = (node as { readonly [key: string]: unknown })[key];
-        if (typeof child === "object" && child !== null) children[children.length] = child;
+        // Defined, not assigned (see addSlot): a planted index setter cannot swallow a child
+        // and so hide a level from the height.
+        if (typeof child === "object" && child !== null) addSlot(children, children.length, child);
       }
-      stack[stack.length] = { node, children, next: 0, tallest: 0 };
+      addSlot(stack, stack.length, { node, children, next: 0, tallest: 0 });
       return undefined;
     };
     const first = open(root);

@@ -4,7 +4,7 @@
  * `Array.prototype.sort`, no comparator, no allocation for short lists.
  */
 
-import { mathMin } from "./intrinsics.js";
+import { addSlot, mathMin } from "./intrinsics.js";
 
 /** Up to this many keys, insertion sort: no allocation, and `for…in` often yields keys nearly sorted. */
 const INSERTION_LIMIT = 32;
@@ -28,7 +28,11 @@ function insertionSort(keys: string[], count: number): void {
  */
 function mergeSort(keys: string[], count: number): void {
   let from = keys;
+  // The scratch list gets its own slots first (defined, not assigned): written or read as
+  // holes, each access would reach Array.prototype, where a Tool's planted index setter could
+  // swallow a key and a planted getter could answer one.
   let to: string[] = [];
+  for (let index = 0; index < count; index += 1) addSlot(to, index, keys[index] as string);
   for (let width = 1; width < count; width *= 2) {
     for (let low = 0; low < count; low += 2 * width) {
       const middle = mathMin(low + width, count);

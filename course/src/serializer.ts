@@ -106,8 +106,9 @@ export function courseContent(value: unknown): string | SerializationRefused {
  */
 export function serializeToolOutput(value: unknown, options?: SerializeOptions): SerializedOutput {
   if (options === undefined) return courseResult(walkValue(value, COURSE_LIMITS, liveHasOwn));
-  const [limits, strategy, format] = readSerializeOptions(options);
-  const draft = draftOutput(value, limits, strategy, format);
+  // Read by index: destructuring would run the live array iterator (see exoticKind).
+  const read = readSerializeOptions(options);
+  const draft = draftOutput(value, read[0], read[1], read[2]);
   if (draft.kind === "refused") return { ok: false, message: draft.message };
   if (draft.kind === "whole") return { ok: true, content: draft.content, truncated: false };
   return { ok: true, content: draft.finish(undefined), truncated: true };

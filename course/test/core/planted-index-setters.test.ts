@@ -3,18 +3,21 @@
  * boundary appends to a fresh array by assignment, and can swallow it. The
  * lists that hold other calls or what the host reads are built without such
  * appends: the waiters told of an abort, the argument budget's count, and
- * `registry.names`; the walk's key list can lose keys to it but never reads
- * one back through the prototype. The planted
+ * `registry.names`, a result's content and parts, and the sort's scratch
+ * list; the walk's key list can lose keys to it but never reads one back
+ * through the prototype. The planted
  * setter here watches and stores (so the runtime's own arrays keep working);
  * one that swallowed instead would leave a waiter untold of the abort.
  */
 import { afterEach, describe, expect, test } from "vitest";
+import { PNG_1X1 } from "../../../test/support/parts.ts";
 import {
   defineTool,
   executeToolCall,
   serializeToolOutput,
   snapshotToolCall,
   ToolRegistry,
+  toolContent,
 } from "../../src/index.ts";
 import { accept, workCall, workRegistry } from "./support/work-tool.ts";
 
@@ -286,5 +289,98 @@ describe("an index setter planted on Array.prototype", () => {
       ok: false,
       message: "$.k1.k2.k3.k4.k5.k6.k7.k8: Map objects are not supported",
     });
+  });
+  test("never receives a part of a toolContent result, and swallows none of its content", async () => {
+    // Every index a result with five parts and its lines fill, swallowing all it is given.
+    plant(["0", "1", "2", "3", "4", "5"], () => true);
+    const registry = workRegistry(async () =>
+      toolContent([
+        { type: "text", text: "before" },
+        { type: "image", data: PNG_1X1, mimeType: "image/png" },
+        { type: "text", text: "after" },
+        { type: "image", data: PNG_1X1, mimeType: "image/jpeg" },
+        { type: "text", text: "last" },
+      ]),
+    );
+    const result = await executeToolCall(registry, workCall(), new AbortController().signal);
+    unplant();
+    expect(seen.size).toBe(0);
+    expect(result.content).toBe(
+      [
+        "before",
+        `[image: image/png, ${PNG_1X1.length} bytes]`,
+        "after",
+        "[image omitted: declared image/jpeg, but the bytes are image/png]",
+        "last",
+      ].join("\n"),
+    );
+    expect(result.parts?.map((part) => part.type)).toEqual([
+      "text",
+      "image",
+      "text",
+      "text",
+      "text",
+    ]);
+  });
+
+  test("neither receives nor answers a key while the walk sorts a wide object's keys", () => {
+    // Over 32 keys the sort merges through a scratch list; index 0 is one of the key list's
+    // own slots, so only the scratch list could reach the prototype there.
+    const keys = Array.from(
+      { length: 40 },
+      (_, index) => `k${String(39 - index).padStart(2, "0")}`,
+    );
+    const output = Object.fromEntries(keys.map((key) => [key, 1]));
+    let getterReads = 0;
+    let setterWrites = 0;
+    Object.defineProperty(Array.prototype, "0", {
+      configurable: true,
+      get() {
+        getterReads += 1;
+        return "injected";
+      },
+      set() {
+        setterWrites += 1;
+      },
+    });
+    planted.add("0");
+    let serialized: ReturnType<typeof serializeToolOutput>;
+    try {
+      serialized = serializeToolOutput(output);
+    } finally {
+      unplant();
+    }
+    expect([getterReads, setterWrites]).toEqual([0, 0]);
+    const sorted = [...keys].sort().map((key) => `"${key}":1`);
+    expect(serialized).toEqual({ ok: true, content: `{${sorted.join(",")}}`, truncated: false });
+  });
+  test("cannot hide a level of a value the arguments repeat, so the depth limit holds", () => {
+    // A value used twice is copied once; its second use is measured by the copy's height,
+    // which is counted over lists a swallowing setter at index 0 would otherwise empty.
+    const chain = (levels: number, end: object = {}) => {
+      let node = end;
+      for (let level = 0; level < levels; level += 1) node = { a: node };
+      return node;
+    };
+    const shared = chain(200);
+    const call = {
+      type: "toolCall",
+      id: "call-1",
+      name: "work",
+      arguments: { x: shared, y: chain(100, { s: shared }) },
+    };
+    plant(["0"], (value) => typeof value === "object" && value !== null);
+    let refusal: unknown;
+    try {
+      snapshotToolCall(call);
+    } catch (thrown) {
+      refusal = thrown;
+    } finally {
+      unplant();
+    }
+    expect(seen.size).toBe(0);
+    expect((refusal as Error).message).toContain(
+      "nesting deeper than 256 is not accepted (a value repeated here nests 201 levels)",
+    );
   });
 });
