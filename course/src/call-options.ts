@@ -98,15 +98,35 @@ export function deadlineRule(setting: string): string {
   return `${setting} must be a positive number of milliseconds, at most ${MAX_TIMEOUT_MS} (Infinity for none)`;
 }
 
+/** Refuses an option whose getter threw, naming it; the thrown value is only the cause. */
+function optionThrew(key: string, thrown: unknown): never {
+  throw contractError("INVALID_TOOL_CALL", `Tool call option "${key}" threw when read`, {
+    cause: thrown,
+  });
+}
+
+/**
+ * Reads one option. A throw is wrapped here, at the read, because the caller
+ * passes our own contract errors through untouched: a getter rethrowing one
+ * it caught earlier must not reach the host as if our check had failed.
+ */
+function readOption(options: object, key: string): unknown {
+  try {
+    return reflectGet(options, key);
+  } catch (thrown) {
+    return optionThrew(key, thrown);
+  }
+}
+
 /** Reads each option once (a getter could answer differently the second time) and checks it. */
 export function readCallOptions(options: unknown): CallOptions {
   if (options === undefined) return NO_OPTIONS;
   if (typeof options !== "object" || options === null || isProxy(options)) {
     return invalid("Tool call options must be a plain object");
   }
-  const timeoutMs = reflectGet(options, "timeoutMs") as unknown;
-  const approve = reflectGet(options, "approve") as unknown;
-  const maxArgumentCharacters = reflectGet(options, "maxArgumentCharacters") as unknown;
+  const timeoutMs = readOption(options, "timeoutMs");
+  const approve = readOption(options, "approve");
+  const maxArgumentCharacters = readOption(options, "maxArgumentCharacters");
   if (timeoutMs !== undefined && typeof timeoutMs !== "function" && !isDeadline(timeoutMs)) {
     invalid(`${deadlineRule("timeoutMs")}, or a function returning one`);
   }
@@ -121,11 +141,7 @@ export function readCallOptions(options: unknown): CallOptions {
   ) {
     invalid("maxArgumentCharacters must be a positive integer");
   }
-  const output = readOutputLevel(options, refuseCallOption, (key, thrown) => {
-    throw contractError("INVALID_TOOL_CALL", `Tool call option "${key}" threw when read`, {
-      cause: thrown,
-    });
-  });
+  const output = readOutputLevel(options, refuseCallOption, optionThrew);
   return freeze({
     timeoutMs: timeoutMs as ToolCallOptions["timeoutMs"],
     approve: approve as ToolCallOptions["approve"],
@@ -137,11 +153,24 @@ export function readCallOptions(options: unknown): CallOptions {
   });
 }
 
+/**
+ * The answer of a `timeoutMs` function, a throw wrapped (as `cause`): the
+ * caller passes our own contract errors through, and one the function
+ * rethrows must not pass for our check. Apart, so the path without a
+ * function stays as it was.
+ */
+function askTimeout(setting: (toolName: string) => number | undefined, toolName: string): unknown {
+  try {
+    return apply(setting, undefined, [toolName]);
+  } catch (thrown) {
+    throw contractError("INVALID_TOOL_CALL", "timeoutMs could not be resolved", { cause: thrown });
+  }
+}
+
 /** The deadline for a Tool, in milliseconds, or undefined for none. Throws for a bad answer. */
 export function resolveTimeout(options: CallOptions, toolName: string): number | undefined {
   const setting = options.timeoutMs;
-  const value: unknown =
-    typeof setting === "function" ? apply(setting, undefined, [toolName]) : setting;
+  const value: unknown = typeof setting === "function" ? askTimeout(setting, toolName) : setting;
   if (value === undefined || value === Number.POSITIVE_INFINITY) return undefined;
   if (!isDeadline(value)) return invalid(deadlineRule(`timeoutMs for Tool "${toolName}"`));
   return value;

@@ -280,6 +280,8 @@ function prepareCall(
   } catch (thrown) {
     // A hostile getter may abort and throw: the cancellation wins.
     rejectIfAborted(signal, record);
+    // Only our checks' own errors pass: both readers wrap whatever a getter throws (a contract
+    // error of ours it rethrows included), so a value thrown by user code is never passed on.
     throw isOwnedContractError(thrown)
       ? thrown
       : contractError("INVALID_TOOL_CALL", "Tool call could not be read", { cause: thrown });
@@ -345,6 +347,7 @@ function prepareCall(
   try {
     timeoutMs = resolveTimeout(settings, tool.name);
   } catch (thrown) {
+    // resolveTimeout wraps a throw of the timeoutMs function itself: what is ours here is ours.
     throw isOwnedContractError(thrown)
       ? thrown
       : contractError("INVALID_TOOL_CALL", "timeoutMs could not be resolved", { cause: thrown });

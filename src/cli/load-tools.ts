@@ -58,9 +58,10 @@ function registryOf(value: unknown, specifier: string): ToolRegistry {
 /**
  * Imports the tools module at `specifier` (a file path relative to `cwd`, or
  * a `file:` URL) and returns a ToolRegistry of its Tools (a snapshot, when
- * the module exported a registry). Throws CliError for a missing file, a
- * module that fails to load, no default export, a default export that is
- * neither a registry nor an array of valid definitions, and no Tools at all.
+ * the module exported a registry). Throws CliError for a `file:` URL that
+ * names no local file, a missing file, a module that fails to load, no
+ * default export, a default export that is neither a registry nor an array of
+ * valid definitions, and no Tools at all.
  *
  * @example
  * const registry = await loadToolRegistry("./dist/examples/tools.js");
@@ -71,12 +72,18 @@ export async function loadToolRegistry(
   cwd: string = process.cwd(),
 ): Promise<ToolRegistry> {
   let url: URL;
+  let path: string;
   try {
     url = moduleUrl(specifier, cwd);
-  } catch {
-    throw new CliError(`cannot read ${JSON.stringify(specifier)} as a path or a file: URL`);
+    // Also in the try: a URL that parses can still name no local file (a bad
+    // percent escape, an encoded "/", another host), and the CLI promises one
+    // clear line for every bad module path, never an "unexpected error".
+    path = fileURLToPath(url);
+  } catch (thrown) {
+    throw new CliError(
+      `cannot read ${JSON.stringify(specifier)} as a path or a file: URL (${oneLine(thrown)})`,
+    );
   }
-  const path = fileURLToPath(url);
   let isFile: boolean;
   try {
     isFile = statSync(path).isFile();

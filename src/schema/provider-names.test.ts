@@ -61,6 +61,43 @@ describe("provider name rules", () => {
     expect(error?.message.length).toBeLessThan(250);
   });
 
+  // Each once crashed with "Cannot read properties of undefined", or (an
+  // inherited key, no pattern) accepted every name.
+  test.each<[string, unknown, string]>([
+    ["an unknown format", "cohere", '"cohere"'],
+    ["an inherited key", "constructor", '"constructor"'],
+    ["another inherited key", "__proto__", '"__proto__"'],
+    ["a format in the wrong case", "OpenAI-Chat", '"OpenAI-Chat"'],
+    ["a missing format", undefined, "undefined"],
+    ["null", null, "null"],
+    ["a rule object", PROVIDER_NAME_RULES.mcp, "object"],
+  ])("%s as the format is INVALID_PROVIDER_REQUEST naming the formats", (_label, format, got) => {
+    const error = nameError("read_file", format as ProviderFormat);
+    expect(error?.code).toBe("INVALID_PROVIDER_REQUEST");
+    expect(error?.message).toBe(
+      `assertToolName format must be one of openai-chat, openai-responses, anthropic, gemini, mcp; found ${got}`,
+    );
+  });
+
+  test("a hostile format is quoted and cut in the message", () => {
+    const error = nameError("read_file", `x"\n${"y".repeat(500)}` as ProviderFormat);
+    expect(error?.message).toContain('found "x\\"\\nyyy');
+    expect(error?.message.length).toBeLessThan(250);
+  });
+
+  // A RegExp test turns its argument into a string: `undefined` would pass as "undefined".
+  test.each<[string, unknown, string]>([
+    ["undefined", undefined, "undefined"],
+    ["a number", 42, "number"],
+    ["an array holding a valid name", ["read_file"], "object"],
+    ["null", null, "null"],
+  ])("a name that is %s is INVALID_TOOL_NAME, not a pass", (_label, name, got) => {
+    const error = nameError(name as string, "mcp");
+    expect(error?.code).toBe("INVALID_TOOL_NAME");
+    expect(error?.toolName).toBeUndefined();
+    expect(error?.message).toBe(`Tool name must be a string to meet the MCP rule; found ${got}`);
+  });
+
   test("the rules are frozen", () => {
     expect(Object.isFrozen(PROVIDER_NAME_RULES)).toBe(true);
     expect(Object.isFrozen(PROVIDER_NAME_RULES.gemini)).toBe(true);

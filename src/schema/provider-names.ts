@@ -62,16 +62,42 @@ function matcher(pattern: string): RegExp {
   return regExp;
 }
 
+const FORMATS = Object.keys(PROVIDER_NAME_RULES).join(", ");
+
+/** A bad argument in a message: a string JSON-quoted and cut, anything else by its type. */
+function describeArgument(value: unknown): string {
+  if (typeof value === "string") {
+    return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+  }
+  return value === null ? "null" : typeof value;
+}
+
 /**
  * Throws SchemaToolError INVALID_TOOL_NAME, naming the Tool and the rule, when
- * `name` breaks the name rule of `format`.
+ * `name` breaks the name rule of `format`, or is not a string (a RegExp test
+ * would turn `undefined` into the valid name "undefined"). Throws
+ * INVALID_PROVIDER_REQUEST, naming the formats, for an unknown `format`, as
+ * `toProviderTools` does: only own keys count, since an inherited one
+ * (`"constructor"`) has no pattern and would accept every name.
  *
  * @example
  * assertToolName("read file", "openai-chat");
  * // throws: Tool "read file": name breaks the OpenAI rule ^[a-zA-Z0-9_-]{1,64}$ (1 to 64 characters, …)
  */
 export function assertToolName(name: string, format: ProviderFormat): void {
+  if (typeof format !== "string" || !Object.hasOwn(PROVIDER_NAME_RULES, format)) {
+    throw new SchemaToolError(
+      "INVALID_PROVIDER_REQUEST",
+      `assertToolName format must be one of ${FORMATS}; found ${describeArgument(format)}`,
+    );
+  }
   const rule = PROVIDER_NAME_RULES[format];
+  if (typeof name !== "string") {
+    throw new SchemaToolError(
+      "INVALID_TOOL_NAME",
+      `Tool name must be a string to meet the ${rule.provider} rule; found ${describeArgument(name)}`,
+    );
+  }
   if (matcher(rule.pattern).test(name)) return;
   throw new SchemaToolError(
     "INVALID_TOOL_NAME",
