@@ -64,6 +64,8 @@ export {
   isSafeInteger,
   mapGet,
   mapSet,
+  mathMax,
+  mathMin,
   NativeAbortController,
   NativeError,
   NativeMap,

@@ -95,6 +95,8 @@ const INTERNAL_EXPORTS = [
   "jsonTextLength",
   "mapGet",
   "mapSet",
+  "mathMax",
+  "mathMin",
   "numberIsFinite",
   "placeholderLine",
   "promiseThen",

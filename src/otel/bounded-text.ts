@@ -4,6 +4,11 @@
  * counts against the same budget.
  */
 
+import { stringCharCodeAt, stringSlice } from "../../course/src/internal.ts";
+
+// The string methods are the core's captured copies: a Tool runs in this process and may
+// replace `String.prototype.slice` or `charCodeAt`, which would lift every bound below.
+
 /**
  * Ends a captured text that was cut.
  *
@@ -21,7 +26,7 @@ const isLow = (unit: number): boolean => unit >= 0xdc00 && unit <= 0xdfff;
 function indexAfter(text: string, points: number): number {
   let index = 0;
   for (let taken = 0; taken < points && index < text.length; taken += 1) {
-    const pair = isHigh(text.charCodeAt(index)) && isLow(text.charCodeAt(index + 1));
+    const pair = isHigh(stringCharCodeAt(text, index)) && isLow(stringCharCodeAt(text, index + 1));
     index += pair ? 2 : 1;
   }
   return index;
@@ -37,7 +42,7 @@ function indexAfter(text: string, points: number): number {
 export function countCodePoints(text: string, stopAbove = Number.POSITIVE_INFINITY): number {
   let count = 0;
   for (let index = 0; index < text.length && count <= stopAbove; count += 1) {
-    const pair = isHigh(text.charCodeAt(index)) && isLow(text.charCodeAt(index + 1));
+    const pair = isHigh(stringCharCodeAt(text, index)) && isLow(stringCharCodeAt(text, index + 1));
     index += pair ? 2 : 1;
   }
   return count;
@@ -55,5 +60,6 @@ export function boundText(text: string, max: number): string {
   // Each code point is one or two units: a text this short fits without counting.
   if (text.length <= max) return text;
   if (countCodePoints(text, max) <= max) return text;
-  return `${text.slice(0, indexAfter(text, max - MARKER_CODE_POINTS))}${CAPTURE_TRUNCATION_MARKER}`;
+  const head = stringSlice(text, 0, indexAfter(text, max - MARKER_CODE_POINTS));
+  return `${head}${CAPTURE_TRUNCATION_MARKER}`;
 }

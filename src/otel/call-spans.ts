@@ -37,6 +37,8 @@ import type { HistogramSource, TracerSource } from "./telemetry-sources.ts";
 export class CallTrace {
   started = performance.now();
   span: Span | undefined = undefined;
+  /** Whether opening the span was tried: a span processor that throws is not asked again. */
+  opened = false;
 
   constructor(
     readonly parent: Context,
@@ -94,13 +96,15 @@ export class CallSpans implements CallObserver<CallTrace> {
   end(state: CallTrace, facts: CallFacts): void {
     const ended = performance.now();
     const error = errorType(facts);
+    // The measurement first: opening and ending the span run the host's span processors, and
+    // one that throws (reported as a warning) must not cost the call its duration.
+    state.histogram?.record((ended - state.started) / 1000, metricAttributes(facts.tool, error));
     const span = this.#open(state, facts.call, facts.tool);
     if (span !== undefined) {
       recordOutcome(span, facts, error);
       if (this.#capture !== undefined && span.isRecording()) this.#captureContent(span, facts);
       span.end(ended);
     }
-    state.histogram?.record((ended - state.started) / 1000, metricAttributes(facts.tool, error));
   }
 
   #open(
@@ -108,7 +112,8 @@ export class CallSpans implements CallObserver<CallTrace> {
     call: CourseToolCall | undefined,
     tool: RegisteredCourseTool | undefined,
   ): Span | undefined {
-    if (state.span !== undefined || state.tracer === undefined) return state.span;
+    if (state.opened || state.tracer === undefined) return state.span;
+    state.opened = true;
     state.span = state.tracer.startSpan(
       spanName(tool),
       {

@@ -7,6 +7,7 @@
  */
 
 import { serializeToolOutput } from "../../course/src/index.ts";
+import { mathMax } from "../../course/src/internal.ts";
 import { boundText } from "./bounded-text.ts";
 
 /**
@@ -97,7 +98,8 @@ export function capturedText(
   try {
     const serialized = serializeToolOutput(value, {
       outputBudget: {
-        maxCharacters: Math.max(settings.maxCharacters + MARKER_ROOM, SERIALIZER_FLOOR),
+        // The captured `Math.max`: a Tool may have replaced the global.
+        maxCharacters: mathMax(settings.maxCharacters + MARKER_ROOM, SERIALIZER_FLOOR),
       },
     });
     text = serialized.ok ? serialized.content : `[not captured: ${serialized.message}]`;

@@ -15,6 +15,8 @@ import {
   type Tracer,
   trace,
 } from "@opentelemetry/api";
+import type { CourseToolCall } from "../../course/src/index.ts";
+import { defineProperty, mathMin, numberIsFinite } from "../../course/src/internal.ts";
 import type { RoundFacts, RoundObserver, RoundPlan } from "../rounds/round-observer.ts";
 import {
   ERROR_TYPE,
@@ -36,6 +38,8 @@ import type { TracerSource } from "./telemetry-sources.ts";
 export class RoundTrace {
   readonly started = performance.now();
   span: Span | undefined = undefined;
+  /** Whether opening the span was tried: a span processor that throws is not asked again. */
+  opened = false;
 
   constructor(
     readonly parent: Context,
@@ -43,16 +47,36 @@ export class RoundTrace {
   ) {}
 }
 
+/**
+ * The first call ids, each bounded. By index and defined slots, with the
+ * core's captured `Math.min` and no array method: a Tool runs in this process
+ * and may have replaced `Array.prototype.slice`, `map` or `Math.min`, or
+ * planted an index setter.
+ */
+function boundedCallIds(calls: RoundPlan["calls"]): string[] {
+  const ids: string[] = [];
+  const shown = mathMin(calls.length, MAX_ROUND_CALL_IDS);
+  for (let index = 0; index < shown; index += 1) {
+    const id = boundText((calls[index] as CourseToolCall).id, MAX_MODEL_TEXT_CHARACTERS);
+    defineProperty(ids, index, {
+      __proto__: null,
+      value: id,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    } as PropertyDescriptor);
+  }
+  return ids;
+}
+
 function planAttributes(plan: RoundPlan): Attributes {
   const count = plan.calls.length;
   const attributes: Attributes = {
     [TB.roundCalls]: count,
-    [TB.roundCallIds]: plan.calls
-      .slice(0, MAX_ROUND_CALL_IDS)
-      .map((call) => boundText(call.id, MAX_MODEL_TEXT_CHARACTERS)),
-    [TB.roundConcurrency]: Math.min(plan.concurrency, count),
+    [TB.roundCallIds]: boundedCallIds(plan.calls),
+    [TB.roundConcurrency]: mathMin(plan.concurrency, count),
   };
-  if (Number.isFinite(plan.maxRoundCharacters)) {
+  if (numberIsFinite(plan.maxRoundCharacters)) {
     attributes[TB.roundMaxCharacters] = plan.maxRoundCharacters;
   }
   return attributes;
@@ -78,6 +102,8 @@ export class RoundSpans implements RoundObserver<RoundTrace> {
 
   run(state: RoundTrace, plan: RoundPlan, begin: () => void): void {
     const span = this.#open(state, planAttributes(plan));
+    // A span that could not be opened (its processor threw): the round still runs, once.
+    if (span === undefined) return begin();
     // Every call is prepared (and its start context taken) inside: the round span is their parent.
     context.with(trace.setSpan(state.parent, span), begin);
   }
@@ -86,6 +112,7 @@ export class RoundSpans implements RoundObserver<RoundTrace> {
     const ended = performance.now();
     // A round refused before it ran (bad options, an abort) still has its span.
     const span = this.#open(state, {});
+    if (span === undefined) return;
     span.setAttribute(TB.roundTruncatedResults, facts.cutResults);
     if (facts.rejection !== undefined) {
       const error = REJECTION_ERROR_TYPES[facts.rejection];
@@ -95,8 +122,9 @@ export class RoundSpans implements RoundObserver<RoundTrace> {
     span.end(ended);
   }
 
-  #open(state: RoundTrace, attributes: Attributes): Span {
-    if (state.span === undefined) {
+  #open(state: RoundTrace, attributes: Attributes): Span | undefined {
+    if (!state.opened) {
+      state.opened = true;
       state.span = state.tracer.startSpan(
         ROUND_SPAN_NAME,
         { kind: SpanKind.INTERNAL, startTime: state.started, attributes },

@@ -155,6 +155,9 @@ export class DurableRound {
         abandoned: undefined,
       };
       store(this.#states, index, state);
+      // Its own slot before any Tool runs: a hole would be read through Array.prototype (see
+      // the round runner), where a planted getter could answer a result for this call.
+      store(this.#settled, index, undefined);
       weakMapSet(this.#byCall, prepared.call, state);
     }
   }

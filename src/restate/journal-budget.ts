@@ -23,7 +23,7 @@ import {
 } from "../../course/src/index.ts";
 import { type OutputLevel, resolvedCallBudgets } from "../../course/src/internal.ts";
 import { type JournaledResult, toJournal } from "./journal-entry.ts";
-import { freeze, isSafeInteger, stringCharCodeAt } from "./restate-intrinsics.ts";
+import { freeze, isSafeInteger, mathMin, stringCharCodeAt } from "./restate-intrinsics.ts";
 
 /**
  * The default `maxJournalBytes`: 32 MiB, under Restate's default message
@@ -91,8 +91,8 @@ export function journalCallOptions(
     ...options,
     outputBudget: freeze({
       ...callOutput?.outputBudget,
-      maxPartBytes: parts.maxPartBytes < ceiling ? parts.maxPartBytes : ceiling,
-      maxTotalBytes: parts.maxTotalBytes < ceiling ? parts.maxTotalBytes : ceiling,
+      maxPartBytes: mathMin(parts.maxPartBytes, ceiling),
+      maxTotalBytes: mathMin(parts.maxTotalBytes, ceiling),
     }),
   });
 }

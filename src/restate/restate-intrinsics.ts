@@ -26,6 +26,7 @@ export {
   isArray,
   isProxy,
   isSafeInteger,
+  mathMin,
   ownDataValue,
   setAdd,
   setHas,

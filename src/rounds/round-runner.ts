@@ -65,6 +65,12 @@ export class ToolRound {
     this.#input = input;
     this.#events = new RoundEvents(input.settings.onEvent, input.settings.onEventError);
     this.#budget = new RoundBudget(input.settings.maxRoundCharacters);
+    // A slot of its own for every call, before any Tool runs: a call's slot is read before it
+    // settles, and a hole would be read through Array.prototype, where a Tool's planted getter
+    // could answer a result of its making for a call that never ran.
+    for (let index = 0; index < input.calls.length; index += 1) {
+      store(this.#settled, index, undefined);
+    }
   }
 
   // An arrow property: the same function object is added and removed.
