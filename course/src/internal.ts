@@ -48,6 +48,7 @@ export { describeThrown, isRegisteredNonRecoverable } from "./errors.js";
 export {
   ArrayPrototype,
   addEventListener,
+  addSlot,
   apply,
   controllerAbort,
   controllerSignal,

@@ -189,8 +189,10 @@ class JsonSnapshot implements ContainerPath {
         const height = frame.tallest + 1;
         mapSet(heights, frame.node, height);
         stack.length -= 1;
-        const parent = stack[stack.length - 1];
-        if (parent === undefined) return height;
+        // Emptied, the stack is not indexed: `stack[-1]` would be read through
+        // Array.prototype, where a getter planted at "-1" could answer a frame.
+        if (stack.length === 0) return height;
+        const parent = stack[stack.length - 1] as HeightFrame;
         if (height > parent.tallest) parent.tallest = height;
         continue;
       }

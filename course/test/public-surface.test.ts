@@ -68,6 +68,7 @@ const INTERNAL_EXPORTS = [
   "ObjectPrototype",
   "abortReason",
   "addEventListener",
+  "addSlot",
   "adoptParsedArguments",
   "apply",
   "checkBase64",

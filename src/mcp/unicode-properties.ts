@@ -5,6 +5,7 @@
  * as a class with exactly ECMAScript's meaning.
  */
 
+import { addSlot } from "../../course/src/internal.ts";
 import type { CodePointRange } from "./pattern-translation.ts";
 
 // Captured at load: the platform's engine answers here, not a patched global.
@@ -84,9 +85,11 @@ export function propertyRanges(property: string): readonly CodePointRange[] {
   }
   const ranges: [number, number][] = [];
   const add = (low: number, high: number) => {
-    const previous = ranges[ranges.length - 1];
+    // Never `ranges[-1]`, and defined rather than pushed: both would reach Array.prototype,
+    // where a Tool's planted getter or setter could change what the class matches.
+    const previous = ranges.length === 0 ? undefined : ranges[ranges.length - 1];
     if (previous !== undefined && previous[1] + 1 === low) previous[1] = high;
-    else ranges.push([low, high]);
+    else addSlot(ranges, ranges.length, [low, high]);
   };
   const { below, above } = codePointTexts();
   const runs = new NativeRegExp(`${property}+`, "gu");

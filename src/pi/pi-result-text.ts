@@ -5,7 +5,6 @@
  * bounded by the largest output budget whatever the result's size.
  */
 
-import { types } from "node:util";
 import {
   COURSE_TOOL_SERIALIZATION_MAX_COLLECTION_ENTRIES,
   OUTPUT_BUDGET_RANGES,
@@ -13,6 +12,21 @@ import {
   type ToolContentPart,
   toolContent,
 } from "../../course/src/index.ts";
+import {
+  addSlot,
+  isArray,
+  isProxy,
+  mathMax,
+  mathMin,
+  ownDataValue,
+  regExpTest,
+  sealedRegExp,
+  stringSlice,
+} from "../../course/src/internal.ts";
+
+// Every built-in below is the core's captured copy: a Pi Tool runs in this process and may
+// replace `Array.prototype.push` or `join`, `String.prototype.slice`, `Math.max`, a RegExp's
+// `test`, or plant an index setter on Array.prototype, and what the model reads must not change.
 
 /** Content blocks read from one result; the rest are counted in a note, not read. */
 export const PI_CONTENT_MAX_BLOCKS = COURSE_TOOL_SERIALIZATION_MAX_COLLECTION_ENTRIES;
@@ -24,16 +38,22 @@ export const PI_CONTENT_MAX_BLOCKS = COURSE_TOOL_SERIALIZATION_MAX_COLLECTION_EN
  * than it keeps, and marks the cut. (A single block is never cut here.)
  */
 export const PI_TEXT_MAX_UNITS = 2 * OUTPUT_BUDGET_RANGES.maxCharacters[1] + 1;
-const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9.+-]{0,63}\/[A-Za-z0-9][A-Za-z0-9.+-]{0,63}$/;
+const MIME_TYPE = sealedRegExp(
+  /^[A-Za-z0-9][A-Za-z0-9.+-]{0,63}\/[A-Za-z0-9][A-Za-z0-9.+-]{0,63}$/,
+);
 
 /** The value of an own data property, or undefined (a getter is never called). */
-function ownData(target: object, key: string): unknown {
-  const descriptor = Object.getOwnPropertyDescriptor(target, key);
-  return descriptor !== undefined && "value" in descriptor ? descriptor.value : undefined;
-}
+const ownData = (target: object, key: string | number): unknown => ownDataValue(target, key);
 
 function isPlainReadable(value: unknown): value is object {
-  return typeof value === "object" && value !== null && !types.isProxy(value);
+  return typeof value === "object" && value !== null && !isProxy(value);
+}
+
+/** `parts` joined, without `Array.prototype.join`. */
+function joined(parts: readonly string[]): string {
+  let text = "";
+  for (let index = 0; index < parts.length; index += 1) text += parts[index] as string;
+  return text;
 }
 
 /** The text one content block contributes to the transcript. */
@@ -47,7 +67,7 @@ function blockText(block: unknown): string {
   if (type === "image") {
     const mimeType = ownData(block, "mimeType");
     // Only a well-formed, short MIME type is echoed; anything else could smuggle text.
-    return typeof mimeType === "string" && MIME_TYPE.test(mimeType)
+    return typeof mimeType === "string" && regExpTest(MIME_TYPE, mimeType)
       ? `[image: ${mimeType}]`
       : "[image]";
   }
@@ -78,31 +98,33 @@ export function piResultText(result: unknown): string {
   }
   const content = ownData(result, "content");
   if (content === undefined) return "";
-  if (!isPlainReadable(content) || !Array.isArray(content)) {
+  if (!isPlainReadable(content) || !isArray(content)) {
     throw new TypeError("Pi Tool result content must be an array of content blocks");
   }
   const length = content.length;
   // The common case, one text block: the string itself, whatever its length.
-  if (length === 1) return blockText(ownData(content, "0"));
+  if (length === 1) return blockText(ownData(content, 0));
   const parts: string[] = [];
   let units = 0;
   let index = 0;
   for (; index < length && index < PI_CONTENT_MAX_BLOCKS; index += 1) {
     const separator = index === 0 ? "" : "\n";
-    const text = blockText(ownData(content, String(index)));
-    const room = Math.max(0, PI_TEXT_MAX_UNITS - units - separator.length);
+    const text = blockText(ownData(content, index));
+    const room = mathMax(0, PI_TEXT_MAX_UNITS - units - separator.length);
     if (text.length > room) {
       // Cut here (slicing before joining copies no more than is kept): the
       // serializer truncates the rest and appends its marker.
-      parts.push(separator, text.slice(0, room));
-      return parts.join("");
+      addSlot(parts, parts.length, separator);
+      addSlot(parts, parts.length, stringSlice(text, 0, room));
+      return joined(parts);
     }
-    parts.push(separator, text);
+    addSlot(parts, parts.length, separator);
+    addSlot(parts, parts.length, text);
     units += separator.length + text.length;
   }
   const omitted = length - index;
-  if (omitted > 0) parts.push(`\n[${omitted} more content blocks omitted]`);
-  return parts.join("");
+  if (omitted > 0) addSlot(parts, parts.length, `\n[${omitted} more content blocks omitted]`);
+  return joined(parts);
 }
 
 /** An image block whose data and MIME type are strings (what the boundary can check), or undefined. */
@@ -131,20 +153,25 @@ function imagePart(block: unknown): ToolContentPart | undefined {
 export function piResultOutput(result: unknown): string | ToolContent {
   const text = piResultText(result);
   const content = ownData(result as object, "content");
-  if (!isPlainReadable(content) || !Array.isArray(content)) return text;
+  if (!isPlainReadable(content) || !isArray(content)) return text;
   const length = content.length;
-  const read = Math.min(length, PI_CONTENT_MAX_BLOCKS);
+  const read = mathMin(length, PI_CONTENT_MAX_BLOCKS);
   let images = false;
   for (let index = 0; index < read && !images; index += 1) {
-    images = imagePart(ownData(content, String(index))) !== undefined;
+    images = imagePart(ownData(content, index)) !== undefined;
   }
   if (!images) return text;
   const parts: ToolContentPart[] = [];
   for (let index = 0; index < read; index += 1) {
-    const block = ownData(content, String(index));
-    parts.push(imagePart(block) ?? { type: "text", text: blockText(block) });
+    const block = ownData(content, index);
+    addSlot(parts, parts.length, imagePart(block) ?? { type: "text", text: blockText(block) });
   }
-  if (length > read)
-    parts.push({ type: "text", text: `[${length - read} more content blocks omitted]` });
+  if (length > read) {
+    const omitted = {
+      type: "text" as const,
+      text: `[${length - read} more content blocks omitted]`,
+    };
+    addSlot(parts, parts.length, omitted);
+  }
   return toolContent(parts);
 }

@@ -5,6 +5,8 @@
  * Anthropic sends `input` already parsed, so it is checked as a value.
  */
 
+import { ArrayPrototype } from "../../course/src/internal.ts";
+import { addData } from "./own-data.ts";
 import { markLastCallCutOff, type RawToolCall } from "./raw-call.ts";
 import type { ResponseList, ResponseReader } from "./response-fields.ts";
 
@@ -41,7 +43,9 @@ export function readAnthropicCalls(reader: ResponseReader, response: unknown): R
     const name = reader.text(block, "name", at);
     const input = reader.field(block, "input", at);
     if (input === undefined) reader.fail(`${at}.input`, "present", input);
-    calls.push({
+    // Defined, not pushed: a push writes through Array.prototype, where a Tool's planted
+    // index setter could swallow the call and a getter answer one the model never made.
+    addData(calls, ArrayPrototype, calls.length, {
       id,
       name,
       path: at,

@@ -27,7 +27,7 @@
  * every container, so the result is what the exact reader builds.
  */
 
-import { freeze, isArray, numberIsFinite } from "../../course/src/internal.ts";
+import { ArrayPrototype, freeze, isArray, numberIsFinite } from "../../course/src/internal.ts";
 import {
   BACKSLASH,
   CLOSE_BRACE,
@@ -42,6 +42,7 @@ import {
   QUOTE,
 } from "./json-characters.ts";
 import { isBeyondExactRange } from "./number-exactness.ts";
+import { addData } from "./own-data.ts";
 
 // Captured once, like every built-in the boundary calls: patched globals must not decide.
 const uncurryThis = <Args extends unknown[], Result>(
@@ -182,7 +183,9 @@ function escapedStringEnd(text: string, from: number): number {
 function visit(value: unknown, pending: object[], top: number, zeroMayBeTiny: boolean): number {
   if (typeof value === "object") {
     if (value === null) return top;
-    pending[top] = value;
+    // Defined, not assigned, where Array.prototype has the index: a setter a Tool planted
+    // there would otherwise take the container (and keep it, unfrozen, to change later).
+    addData(pending, ArrayPrototype, top, value);
     return top + 1;
   }
   if (typeof value !== "number") return top;

@@ -138,12 +138,15 @@ class ArgumentParser {
         }
       } else value = this.primitive(unit);
       if (opened !== undefined) {
-        stack.push(opened);
+        // Defined, not pushed (see addData): a planted index setter must not swallow a frame.
+        addData(stack, ArrayPrototype, stack.length, opened);
         continue;
       }
       // A value is complete: store it in the open containers, closing each one it completes.
       for (;;) {
-        const frame = stack[stack.length - 1];
+        // An empty stack is not indexed: `stack[-1]` is read through Array.prototype, where a
+        // getter planted at "-1" could answer a frame of its making.
+        const frame = stack.length === 0 ? undefined : stack[stack.length - 1];
         if (frame === undefined) {
           this.skipWhitespace();
           if (this.index < this.text.length) {
@@ -168,7 +171,7 @@ class ArgumentParser {
         }
         if (next === (object === undefined ? CLOSE_BRACKET : CLOSE_BRACE)) {
           this.index += 1;
-          stack.pop();
+          stack.length -= 1;
           value = freeze(object === undefined ? this.closeArray(frame.base) : object);
           continue;
         }

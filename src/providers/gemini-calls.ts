@@ -5,6 +5,8 @@
  * over. Gemini sends `args` already parsed, so they are checked as a value.
  */
 
+import { ArrayPrototype } from "../../course/src/internal.ts";
+import { addData } from "./own-data.ts";
 import { markLastCallCutOff, type RawToolCall } from "./raw-call.ts";
 import { NO_ITEMS, type ResponseList, type ResponseReader } from "./response-fields.ts";
 
@@ -84,7 +86,9 @@ export function readGeminiCalls(reader: ResponseReader, response: unknown): RawT
     const args = reader.field(fields, "args", callPath);
     // A function without parameters is called without args.
     const value = args === undefined ? {} : args;
-    calls.push({
+    // Defined, not pushed: a push writes through Array.prototype, where a Tool's planted
+    // index setter could swallow the call and a getter answer one the model never made.
+    addData(calls, ArrayPrototype, calls.length, {
       id,
       name,
       path: callPath,

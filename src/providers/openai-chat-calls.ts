@@ -4,6 +4,8 @@
  * accumulated from a stream. Arguments are JSON text, parsed later under limits.
  */
 
+import { ArrayPrototype } from "../../course/src/internal.ts";
+import { addData } from "./own-data.ts";
 import { markLastCallCutOff, type RawToolCall } from "./raw-call.ts";
 import type { ResponseReader } from "./response-fields.ts";
 
@@ -67,7 +69,15 @@ export function readOpenAIChatCalls(reader: ResponseReader, response: unknown): 
     const name = reader.text(fn, "name", `${at}.function`);
     const text = reader.field(fn, "arguments", `${at}.function`);
     if (typeof text !== "string") reader.fail(`${at}.function.arguments`, "a string", text);
-    calls.push({ id, name, path: at, arguments: { kind: "text", text }, cutOff: undefined });
+    // Defined, not pushed: a push writes through Array.prototype, where a Tool's planted
+    // index setter could swallow the call and a getter answer one the model never made.
+    addData(calls, ArrayPrototype, calls.length, {
+      id,
+      name,
+      path: at,
+      arguments: { kind: "text", text },
+      cutOff: undefined,
+    });
   }
   // "length" is the output token limit; "content_filter" also stops the model mid-turn.
   if (finishReason === "length" || finishReason === "content_filter") {

@@ -5,6 +5,8 @@
  * not ours and are passed over.
  */
 
+import { ArrayPrototype } from "../../course/src/internal.ts";
+import { addData } from "./own-data.ts";
 import { markLastCallCutOff, type RawToolCall } from "./raw-call.ts";
 import type { ResponseList, ResponseReader } from "./response-fields.ts";
 
@@ -58,7 +60,15 @@ export function readOpenAIResponsesCalls(reader: ResponseReader, response: unkno
       reader.field(item, "status", at) === "incomplete"
         ? 'the call is incomplete (status "incomplete"), so these arguments may be incomplete'
         : undefined;
-    calls.push({ id, name, path: at, arguments: { kind: "text", text }, cutOff });
+    // Defined, not pushed: a push writes through Array.prototype, where a Tool's planted
+    // index setter could swallow the call and a getter answer one the model never made.
+    addData(calls, ArrayPrototype, calls.length, {
+      id,
+      name,
+      path: at,
+      arguments: { kind: "text", text },
+      cutOff,
+    });
   }
   if (status === "incomplete") {
     markLastCallCutOff(

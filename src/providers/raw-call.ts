@@ -34,6 +34,8 @@ export type CallReader = (reader: ResponseReader, response: unknown) => RawToolC
  * for us (Anthropic, Gemini) can be a valid object with keys missing.
  */
 export function markLastCallCutOff(calls: RawToolCall[], reason: string): void {
-  const last = calls[calls.length - 1];
-  if (last !== undefined) last.cutOff = reason;
+  // Never `calls[-1]`: an empty list's "-1" is read through Array.prototype.
+  if (calls.length === 0) return;
+  const last = calls[calls.length - 1] as RawToolCall;
+  last.cutOff = reason;
 }

@@ -28,6 +28,7 @@ import {
   ObjectPrototype,
   stringCharCodeAt,
 } from "../../course/src/internal.ts";
+import { addData } from "./own-data.ts";
 
 // Captured once: patched globals must not decide what the walk sees.
 const objectKeys = Object.keys;
@@ -123,7 +124,8 @@ export function measureArgumentValue(root: object, maxDepth: number, limit: numb
   let fault: ValueFault | undefined;
   // Adds one value to the text; answers false when it was passed over (the entry is not written).
   const enter = (value: unknown): boolean => {
-    const parent = stack[stack.length - 1] as Frame | undefined;
+    // Never `stack[-1]`: read through Array.prototype, a getter planted at "-1" could answer.
+    const parent = stack.length === 0 ? undefined : (stack[stack.length - 1] as Frame);
     switch (typeof value) {
       case "number":
         if (!numberIsFinite(value)) fault = "not-finite";
@@ -169,7 +171,10 @@ export function measureArgumentValue(root: object, maxDepth: number, limit: numb
     const keys = isArray(node) ? undefined : objectKeys(node);
     const length = keys === undefined ? (node as readonly unknown[]).length : keys.length;
     if (parent !== undefined) parent.containers += 1;
-    stack.push({
+    // Defined, not pushed, and popped by length: push and pop are Array.prototype's, which a
+    // Tool may have replaced or given an index setter that swallows a frame (ending the walk
+    // early, its limits unchecked).
+    addData(stack, ArrayPrototype, stack.length, {
       node,
       keys,
       length,
@@ -186,11 +191,11 @@ export function measureArgumentValue(root: object, maxDepth: number, limit: numb
   const walked = enter(root);
   const rootFrame = stack[0];
   while (fault === undefined && total <= limit) {
-    const frame = stack[stack.length - 1];
+    const frame = stack.length === 0 ? undefined : stack[stack.length - 1];
     if (frame === undefined) break;
     if (frame.next === frame.length) {
       total += 1;
-      stack.pop();
+      stack.length -= 1;
       const height = frame.tallest + 1;
       // Only a container holding two or more containers is remembered: that is where shared
       // parts multiply the paths. A chain or a leaf met again is walked again, at a cost the
@@ -203,7 +208,7 @@ export function measureArgumentValue(root: object, maxDepth: number, limit: numb
           complete: frame.complete,
         });
       }
-      const parent = stack[stack.length - 1];
+      const parent = stack.length === 0 ? undefined : stack[stack.length - 1];
       if (parent !== undefined) {
         if (height > parent.tallest) parent.tallest = height;
         if (!frame.complete) parent.complete = false;

@@ -133,8 +133,13 @@ export function readDurableOptions(options: unknown, round: boolean): DurableSet
   if (typeof options !== "object" || options === null || isProxy(options)) {
     return invalid(`${label} options must be a plain object (not a Proxy)`);
   }
-  // By index, never through an array's iterator or methods.
+  // By index, never through an array's iterator or methods; every slot its own from the start
+  // (a single call reads them unset: a hole would be read through Array.prototype, where a
+  // Tool's planted getter could answer a listener).
   const roundValues: unknown[] = [];
+  for (let index = 0; index < ROUND_FIELDS.length; index += 1) {
+    store(roundValues, index, undefined);
+  }
   if (round) {
     for (let index = 0; index < ROUND_FIELDS.length; index += 1) {
       store(roundValues, index, readField(options, ROUND_FIELDS[index] as string, label));

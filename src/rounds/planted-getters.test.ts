@@ -133,4 +133,49 @@ describe("a getter planted on Array.prototype by a Tool", () => {
     expect(getterReads).toBe(0);
     expect(results.map((result) => result.content)).toEqual(['"done"', '"ok"']);
   });
+  test("cannot answer a round option the host did not pass (a gate, a listener)", async () => {
+    const seen: string[] = [];
+    // The slots of the options list: 1 is onEvent, 4 is approve (see round-options.ts).
+    for (const [index, value] of [
+      ["1", (event: { readonly call: { readonly id: string } }) => seen.push(event.call.id)],
+      ["4", () => false],
+    ] as const) {
+      Object.defineProperty(Array.prototype, index, {
+        configurable: true,
+        get() {
+          getterReads += 1;
+          return value;
+        },
+        set(written: unknown) {
+          Object.defineProperty(this, index, {
+            value: written,
+            writable: true,
+            enumerable: true,
+            configurable: true,
+          });
+        },
+      });
+      planted.push(index);
+    }
+    const registry = new ToolRegistry([
+      defineTool({
+        name: "revoke_access",
+        description: "Revokes access.",
+        validate: (input: unknown) => ({ ok: true as const, value: input }),
+        execute: async () => "revoked",
+      }),
+    ]);
+    const results = await executeToolCalls(
+      registry,
+      [call("a", "revoke_access")],
+      new AbortController().signal,
+    );
+    const reads = getterReads;
+    for (const index of planted.splice(0)) {
+      delete (Array.prototype as unknown as Record<string, unknown>)[index];
+    }
+    expect(reads).toBe(0);
+    expect(seen).toHaveLength(0);
+    expect(results.map((result) => result.content)).toEqual(['"revoked"']);
+  });
 });

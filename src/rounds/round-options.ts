@@ -118,8 +118,11 @@ function outputFields(output: OutputLevel | undefined): ToolCallOptions {
  * readRoundOptions({ concurrency: 2 }).concurrency; // 2
  */
 export function readRoundOptions(options: unknown): RoundSettings {
-  // Indexed like FIELDS; written with `store` so no inherited setter can intercept a value.
+  // Indexed like FIELDS; written with `store` so no inherited setter can intercept a value,
+  // and every slot its own from the start: with no options, a hole would be read through
+  // Array.prototype, where a Tool's planted getter could answer a gate or a listener.
   const values: unknown[] = [];
+  for (let index = 0; index < FIELDS.length; index += 1) store(values, index, undefined);
   if (options !== undefined) {
     if (typeof options !== "object" || options === null || isProxy(options)) {
       return invalid("Tool round options must be a plain object (not a Proxy)");
