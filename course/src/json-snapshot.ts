@@ -184,7 +184,8 @@ class JsonSnapshot implements ContainerPath {
     if (first !== undefined) return first;
     for (;;) {
       const frame = stack[stack.length - 1] as HeightFrame;
-      const child = frame.children[frame.next];
+      // Past the end is not indexed either: the hole would be read through Array.prototype.
+      const child = frame.next < frame.children.length ? frame.children[frame.next] : undefined;
       if (child === undefined) {
         const height = frame.tallest + 1;
         mapSet(heights, frame.node, height);

@@ -15,7 +15,18 @@ import {
   type ToolResultPart,
   toolCallWithInvalidArguments,
 } from "../../course/src/index.ts";
-import { isProxy, snapshotWithFormat } from "../../course/src/internal.ts";
+import {
+  addSlot,
+  defineProperty,
+  freeze,
+  isAbortSignal,
+  isProxy,
+  signalAborted,
+  signalReason,
+  snapshotWithFormat,
+  weakMapGet,
+  weakMapSet,
+} from "../../course/src/internal.ts";
 import { readResultParts } from "../providers/result-parts.ts";
 import { checkAiSdkInput } from "./ai-sdk-input-check.ts";
 import {
@@ -58,7 +69,12 @@ export class AiSdkToolResultError extends Error {
 
   constructor(result: CourseToolResultMessage) {
     super(result.content);
-    Object.defineProperty(this, "name", { value: "AiSdkToolResultError", enumerable: false });
+    // Null-prototype descriptors: an inherited `get` planted on Object.prototype is never read.
+    defineProperty(this, "name", {
+      __proto__: null,
+      value: "AiSdkToolResultError",
+      enumerable: false,
+    } as PropertyDescriptor);
     this.result = result;
   }
 
@@ -88,7 +104,8 @@ export class AiSdkRunStop {
 
   constructor(error: NonRecoverableToolError) {
     this.error = error;
-    Object.freeze(this);
+    // The captured freeze: a replaced `Object.freeze` would leave `error` writable.
+    freeze(this);
   }
 }
 
@@ -96,8 +113,14 @@ export class AiSdkRunStop {
 // controller), and shared, so that no call pays for a fresh controller.
 const NO_SIGNAL = new AbortController().signal;
 
-// Only markers made here stop a run: an output that merely looks like one does not.
-const stops = new WeakSet<object>();
+// Only markers made here stop a run: an output that merely looks like one does not. Read and
+// written through the core's captured WeakMap methods: a Tool that replaced
+// `WeakSet.prototype.has` (or `WeakMap.prototype.get`) would otherwise let a
+// NonRecoverableToolError's run go on.
+const stops = new WeakMap<object, true>();
+
+// The captured copy: a replaced `structuredClone` would decide the schema the SDK is given.
+const nativeStructuredClone = structuredClone;
 
 // The text a non-string output gets; only a marker restored from storage can be one.
 const STOPPED_TEXT = "[no result: the run was stopped by a non-recoverable error]";
@@ -163,9 +186,17 @@ function partsOf(output: object): readonly ToolResultPart[] | undefined {
 function toModelOutput({ output }: { readonly output: unknown }): TextOutput | ContentOutput {
   if (typeof output === "string") return { type: "text", value: output };
   if (typeof output === "object" && output !== null) {
-    if (stops.has(output)) throw (output as AiSdkRunStop).error;
+    if (weakMapGet(stops, output) === true) throw (output as AiSdkRunStop).error;
     const parts = partsOf(output);
-    if (parts !== undefined) return { type: "content", value: parts.map(contentPart) };
+    if (parts !== undefined) {
+      // By index into slots defined here: a replaced `Array.prototype.map` (or an index
+      // setter) would decide what the model reads of every later call.
+      const value: AiSdkContentPart[] = [];
+      for (let index = 0; index < parts.length; index += 1) {
+        addSlot(value, index, contentPart(parts[index] as ToolResultPart));
+      }
+      return { type: "content", value };
+    }
   }
   return { type: "text", value: STOPPED_TEXT };
 }
@@ -211,12 +242,13 @@ function bridge(
     try {
       result = await executeToolCall(registry, call, signal as AbortSignal, callOptions);
     } catch (thrown) {
-      // A cancellation rejects with the signal's reason, whatever that reason is.
+      // A cancellation rejects with the signal's reason, whatever that reason is. Read through
+      // the intrinsic getters: replaced ones would pass a fatal error off as a cancellation.
       const cancelled =
-        (signal as AbortSignal).aborted && thrown === (signal as AbortSignal).reason;
+        isAbortSignal(signal) && signalAborted(signal) && thrown === signalReason(signal);
       if (!cancelled && thrown instanceof NonRecoverableToolError) {
         const stop = new AiSdkRunStop(thrown);
-        stops.add(stop);
+        weakMapSet(stops, stop, true);
         return stop;
       }
       throw thrown;
@@ -225,13 +257,16 @@ function bridge(
     // A result with parts is handed on whole; toModelOutput sends its parts.
     return result.parts === undefined ? result.content : result;
   };
-  const bridged: object = Object.freeze({
+  const bridged: object = freeze({
     description,
     // A mutable copy: the SDK and its providers may transform a schema; ours stays frozen.
     // The validate runs on every input the SDK parsed, before anything else sees it.
-    inputSchema: jsonSchema(structuredClone(parameters ?? AI_SDK_EMPTY_OBJECT_SCHEMA) as object, {
-      validate: checkAiSdkInput(() => bridged),
-    }),
+    inputSchema: jsonSchema(
+      nativeStructuredClone(parameters ?? AI_SDK_EMPTY_OBJECT_SCHEMA) as object,
+      {
+        validate: checkAiSdkInput(() => bridged),
+      },
+    ),
     execute,
     toModelOutput,
   });
@@ -252,7 +287,10 @@ export function buildAiSdkTools(
   jsonSchema: AiSdkJsonSchema,
 ): AiSdkToolSet {
   const tools: Record<string, AiSdkTool> = {};
-  for (const name of frozen.names) {
+  const names = frozen.names;
+  // By index: a `for…of` runs the live array iterator, which a Tool may have replaced.
+  for (let index = 0; index < names.length; index += 1) {
+    const name = names[index] as string;
     const tool = frozen.get(name);
     if (tool === undefined) continue;
     const bridged = bridge(
@@ -264,9 +302,13 @@ export function buildAiSdkTools(
       jsonSchema,
     );
     // Defined, not assigned: a Tool named "__proto__" stays an ordinary key.
-    Object.defineProperty(tools, name, { value: bridged, enumerable: true });
+    defineProperty(tools, name, {
+      __proto__: null,
+      value: bridged,
+      enumerable: true,
+    } as PropertyDescriptor);
   }
-  return Object.freeze(tools) as AiSdkToolSet;
+  return freeze(tools) as AiSdkToolSet;
 }
 
 /**

@@ -4,16 +4,31 @@
  * splitting a surrogate pair, with a marker that says what was cut.
  */
 
+import { stringCharCodeAt, stringSlice } from "../../course/src/internal.ts";
+
+// The string methods are the core's captured copies, and no spread or regular expression
+// runs here: a Tool runs in this process and may replace `String.prototype.slice`,
+// `charCodeAt`, the string iterator or `replace`, which would lift every bound below.
+
+/** The code units of the code point at `index`: a high surrogate followed by a low one is one. */
+function unitsAt(text: string, index: number): number {
+  const unit = stringCharCodeAt(text, index);
+  const next = stringCharCodeAt(text, index + 1);
+  return unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
+}
+
 /** Index in UTF-16 code units just past the first `count` code points of `text`. */
 function codeUnitsOf(text: string, count: number): number {
   let index = 0;
-  for (let seen = 0; seen < count && index < text.length; seen += 1) {
-    const unit = text.charCodeAt(index);
-    const next = text.charCodeAt(index + 1);
-    // A high surrogate followed by a low one is one code point: step over both.
-    index += unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
-  }
+  for (let seen = 0; seen < count && index < text.length; seen += 1) index += unitsAt(text, index);
   return index;
+}
+
+/** The number of code points of `text` (a lone surrogate counts as one). */
+function codePointsOf(text: string): number {
+  let count = 0;
+  for (let index = 0; index < text.length; count += 1) index += unitsAt(text, index);
+  return count;
 }
 
 /** Whether `text` has more than `max` code points (reading at most `max` of them). */
@@ -34,9 +49,14 @@ function exceeds(text: string, max: number): boolean {
 export function cutText(text: string, max: number, marker: (total: number) => string): string {
   if (!exceeds(text, max)) return text;
   const note = marker(text.length);
-  const noteLength = [...note].length;
-  if (noteLength >= max) return note.slice(0, codeUnitsOf(note, max));
-  return text.slice(0, codeUnitsOf(text, max - noteLength)) + note;
+  const noteLength = codePointsOf(note);
+  if (noteLength >= max) return stringSlice(note, 0, codeUnitsOf(note, max));
+  return stringSlice(text, 0, codeUnitsOf(text, max - noteLength)) + note;
+}
+
+/** A control character (C0, DEL) or a Unicode line or paragraph separator. */
+function isBreaking(unit: number): boolean {
+  return unit <= 0x1f || unit === 0x7f || unit === 0x2028 || unit === 0x2029;
 }
 
 /**
@@ -47,6 +67,19 @@ export function cutText(text: string, max: number, marker: (total: number) => st
  * oneLine("a\nb\u0000c"); // "a b c"
  */
 export function oneLine(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes.
-  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ");
+  // By character codes, not `replace`: a replaced `replace` could let a line break through.
+  let line = "";
+  let start = 0;
+  let index = 0;
+  while (index < text.length) {
+    if (!isBreaking(stringCharCodeAt(text, index))) {
+      index += 1;
+      continue;
+    }
+    // A run of them becomes one space, as the pattern `[…]+` did.
+    line += `${stringSlice(text, start, index)} `;
+    while (index < text.length && isBreaking(stringCharCodeAt(text, index))) index += 1;
+    start = index;
+  }
+  return start === 0 ? text : line + stringSlice(text, start);
 }

@@ -15,7 +15,20 @@ import {
   type ToolResultPart,
   toolErrorResult,
 } from "../../course/src/index.ts";
+import {
+  addSlot,
+  isAbortSignal,
+  isNonBlankString,
+  signalAborted,
+  stringCharCodeAt,
+  stringSlice,
+} from "../../course/src/internal.ts";
 import { withRequestTraceContext } from "./trace-context.ts";
+
+// Built-ins captured when this module loads: a Tool runs in this process and may replace
+// the globals afterwards, and what they make is what the client (and the host's log) reads.
+const nativeStringify = JSON.stringify;
+const nativeEncodeURIComponent = encodeURIComponent;
 
 /** What an MCP `tools/call` request carries: the Tool's name and its arguments. */
 export interface McpToolCallParams {
@@ -75,7 +88,7 @@ export interface McpToolCallResult {
  * partUri(2, "report.pdf"); // "toolbound://part/2/report.pdf"
  */
 export function partUri(index: number, name: string | undefined): string {
-  return `toolbound://part/${index}${name === undefined ? "" : `/${encodeURIComponent(name)}`}`;
+  return `toolbound://part/${index}${name === undefined ? "" : `/${nativeEncodeURIComponent(name)}`}`;
 }
 
 function contentItem(part: ToolResultPart, index: number): McpContentItem {
@@ -106,16 +119,69 @@ export function toMcpResult(message: CourseToolResultMessage): McpToolCallResult
   if (parts === undefined) {
     return { content: [{ type: "text", text: message.content }], isError: message.isError };
   }
-  return { content: parts.map(contentItem), isError: message.isError };
+  // By index into slots defined here, never the live `Array.prototype.map` nor an index
+  // setter: a Tool that replaced either would decide what every later call sends.
+  const content: McpContentItem[] = [];
+  for (let index = 0; index < parts.length; index += 1) {
+    addSlot(content, index, contentItem(parts[index] as ToolResultPart, index));
+  }
+  return { content, isError: message.isError };
 }
 
 const MAX_NAME_CHARACTERS = 80;
 
 /** A Tool name for a log line: JSON-quoted and cut, so a hostile name cannot flood or forge the log. */
 function quoteName(name: string): string {
-  return JSON.stringify(
-    name.length > MAX_NAME_CHARACTERS ? `${name.slice(0, MAX_NAME_CHARACTERS)}…` : name,
+  // The captured copies: a replaced `slice` would lift the cut, a replaced `stringify` forge the name.
+  return nativeStringify(
+    name.length > MAX_NAME_CHARACTERS ? `${stringSlice(name, 0, MAX_NAME_CHARACTERS)}…` : name,
   );
+}
+
+/** JavaScript's `\s`: white space and line terminators. */
+function isSpace(unit: number): boolean {
+  return (
+    (unit >= 0x09 && unit <= 0x0d) ||
+    unit === 0x20 ||
+    unit === 0xa0 ||
+    unit === 0x1680 ||
+    (unit >= 0x2000 && unit <= 0x200a) ||
+    unit === 0x2028 ||
+    unit === 0x2029 ||
+    unit === 0x202f ||
+    unit === 0x205f ||
+    unit === 0x3000 ||
+    unit === 0xfeff
+  );
+}
+
+/**
+ * `text` with each run of white space that holds a line break (`\r`, `\n`)
+ * made one space: what `replace(/\s*[\r\n]+\s*\/g, " ")` does, by character
+ * codes, so that a replaced `replace` cannot put a forged line in the log.
+ */
+function foldLines(text: string): string {
+  let folded = "";
+  let start = 0;
+  let index = 0;
+  while (index < text.length) {
+    if (!isSpace(stringCharCodeAt(text, index))) {
+      index += 1;
+      continue;
+    }
+    const runStart = index;
+    let breaks = false;
+    for (; index < text.length; index += 1) {
+      const unit = stringCharCodeAt(text, index);
+      if (!isSpace(unit)) break;
+      if (unit === 0x0a || unit === 0x0d) breaks = true;
+    }
+    if (breaks) {
+      folded += `${stringSlice(text, start, runStart)} `;
+      start = index;
+    }
+  }
+  return start === 0 ? text : folded + stringSlice(text, start);
 }
 
 /** One line about a thrown value (line breaks folded: the log is read line by line). */
@@ -126,7 +192,7 @@ function describe(thrown: unknown): string {
       : typeof thrown === "string"
         ? thrown
         : "a non-Error value was thrown";
-  return text.replace(/\s*[\r\n]+\s*/g, " ");
+  return foldLines(text);
 }
 
 /**
@@ -157,9 +223,9 @@ export async function callRegistryTool(
     call = snapshotToolCall({ type: "toolCall", id, name, arguments: params.arguments ?? {} });
   } catch (thrown) {
     // The request itself is malformed (a blank name, arguments that are not plain JSON): the model's to fix.
-    const blankName = typeof name !== "string" || name.trim() === "";
+    const blankName = !isNonBlankString(name);
     const result = blankName
-      ? toolErrorResult({ id, name: "" }, "TOOL_NOT_FOUND", `Unknown Tool ${JSON.stringify(name)}`)
+      ? toolErrorResult({ id, name: "" }, "TOOL_NOT_FOUND", `Unknown Tool ${nativeStringify(name)}`)
       : toolErrorResult({ id, name }, "TOOL_ARGUMENTS_INVALID", describeMessage(thrown));
     return toMcpResult(result);
   }
@@ -170,7 +236,9 @@ export async function callRegistryTool(
     return toMcpResult(await running);
   } catch (thrown) {
     // Cancelled: rethrow the reason; the SDK answers a cancelled request with nothing.
-    if (signal.aborted) throw thrown;
+    // Through the intrinsic getter: a replaced `aborted` getter would pass a fatal error off as
+    // a cancellation, which the SDK answers with nothing and the host's log never records.
+    if (isAbortSignal(signal) && signalAborted(signal)) throw thrown;
     const kind =
       thrown instanceof NonRecoverableToolError ? "a non-recoverable error" : "an unexpected error";
     const message = `Tool ${quoteName(name)} stopped with ${kind}: ${describe(thrown)}`;

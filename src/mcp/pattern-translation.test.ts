@@ -268,3 +268,26 @@ test("generated patterns answer as the platform's engine does", () => {
     { numRuns: 3_000 },
   );
 });
+
+describe("a getter a Tool planted at Array.prototype[-1]", () => {
+  test("is never asked while a class is rewritten, and the class keeps every code point", () => {
+    let reads = 0;
+    Object.defineProperty(Array.prototype, "-1", {
+      configurable: true,
+      get() {
+        reads += 1;
+        // A range that would swallow the next one (the tab, 9, after 0-8).
+        return [0, 8];
+      },
+    });
+    let matches: boolean[];
+    try {
+      const source = `^[^\\S\\n]+$`;
+      matches = ["\t", " ", "\u00a0"].map((text) => linear(source, text));
+    } finally {
+      delete (Array.prototype as unknown as Record<string, unknown>)["-1"];
+    }
+    expect(reads).toBe(0);
+    expect(matches).toEqual([true, true, true]);
+  });
+});

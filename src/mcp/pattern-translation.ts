@@ -8,6 +8,8 @@
  * (lookaround, backreferences, inline modifiers) is refused with the reason.
  */
 
+import { addSlot } from "../../course/src/internal.ts";
+
 /**
  * Why a pattern cannot be rewritten: the message says what it uses.
  *
@@ -53,20 +55,28 @@ function codePointEscape(codePoint: number): string {
 
 /** RE2 class text for `ranges` (ascending, apart): `\x{…}` or `\x{…}-\x{…}` each. */
 function rangesText(ranges: readonly CodePointRange[]): string {
-  return ranges
-    .map(([low, high]) =>
-      low === high ? codePointEscape(low) : `${codePointEscape(low)}-${codePointEscape(high)}`,
-    )
-    .join("");
+  // By index, with no array method: these lists may be built after a Tool of the process
+  // patched `map`, `join` or `push`, or planted an index accessor on Array.prototype.
+  let text = "";
+  for (let index = 0; index < ranges.length; index += 1) {
+    const range = ranges[index] as CodePointRange;
+    const low = range[0];
+    const high = range[1];
+    text +=
+      low === high ? codePointEscape(low) : `${codePointEscape(low)}-${codePointEscape(high)}`;
+  }
+  return text;
 }
 
 /** Ascending code points gathered into ranges. */
 function rangesOf(codePoints: readonly number[]): CodePointRange[] {
   const ranges: [number, number][] = [];
-  for (const codePoint of codePoints) {
-    const last = ranges[ranges.length - 1];
+  for (let index = 0; index < codePoints.length; index += 1) {
+    const codePoint = codePoints[index] as number;
+    // Never `ranges[-1]`: an empty list's "-1" is read through Array.prototype.
+    const last = ranges.length === 0 ? undefined : ranges[ranges.length - 1];
     if (last !== undefined && last[1] + 1 === codePoint) last[1] = codePoint;
-    else ranges.push([codePoint, codePoint]);
+    else addSlot(ranges, ranges.length, [codePoint, codePoint]);
   }
   return ranges;
 }
@@ -89,11 +99,13 @@ function re2Spelling(body: string): string | undefined {
 function complement(ranges: readonly CodePointRange[]): CodePointRange[] {
   const out: CodePointRange[] = [];
   let from = 0;
-  for (const [low, high] of ranges) {
-    if (low > from) out.push([from, low - 1]);
-    from = high + 1;
+  // By index and defined slots, as in rangesText.
+  for (let index = 0; index < ranges.length; index += 1) {
+    const range = ranges[index] as CodePointRange;
+    if (range[0] > from) addSlot(out, out.length, [from, range[0] - 1] as CodePointRange);
+    from = range[1] + 1;
   }
-  if (from <= 0x10ffff) out.push([from, 0x10ffff]);
+  if (from <= 0x10ffff) addSlot(out, out.length, [from, 0x10ffff] as CodePointRange);
   return out;
 }
 

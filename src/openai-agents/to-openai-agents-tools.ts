@@ -16,7 +16,13 @@ import {
   type ToolResultPart,
   toolCallWithInvalidArguments,
 } from "../../course/src/index.ts";
-import { snapshotWithFormat } from "../../course/src/internal.ts";
+import {
+  addSlot,
+  mapGet,
+  mapSet,
+  NativeMap,
+  snapshotWithFormat,
+} from "../../course/src/internal.ts";
 import { partLine } from "../providers/result-parts.ts";
 import {
   dropNullOptionals,
@@ -65,6 +71,9 @@ export interface OpenAIAgentsToolsOptions {
 // The signal of a call the SDK runs without one: never aborted (no one holds its
 // controller), and shared, so that no call pays for a fresh controller.
 const NO_SIGNAL = new AbortController().signal;
+
+// The captured copy: a replaced `structuredClone` would decide the schema the SDK is given.
+const nativeStructuredClone = structuredClone;
 
 /** The parts of the SDK's `ToolCallDetails` the bridge reads. */
 interface CallDetails {
@@ -116,15 +125,24 @@ function fileName(part: Extract<ToolResultPart, { type: "file" }>, index: number
 function modelOutput(result: CourseToolResultMessage): string | OpenAIAgentsToolOutput[] {
   const parts = result.parts;
   if (parts === undefined) return result.content;
-  return parts.map((part, index): OpenAIAgentsToolOutput => {
-    if (part.type === "text") return { type: "text", text: part.text };
-    if (part.type === "image") {
-      return { type: "image", image: { data: part.data, mediaType: part.mimeType } };
-    }
-    if (part.type === "audio") return { type: "text", text: partLine(part) };
-    const file = { data: part.data, mediaType: part.mimeType, filename: fileName(part, index) };
-    return { type: "file", file };
-  });
+  // By index into slots defined here: a replaced `Array.prototype.map` (or an index
+  // setter) would decide what the model reads of every later call.
+  const outputs: OpenAIAgentsToolOutput[] = [];
+  for (let index = 0; index < parts.length; index += 1) {
+    addSlot(outputs, index, outputOf(parts[index] as ToolResultPart, index));
+  }
+  return outputs;
+}
+
+/** The SDK's structured output for one part. */
+function outputOf(part: ToolResultPart, index: number): OpenAIAgentsToolOutput {
+  if (part.type === "text") return { type: "text", text: part.text };
+  if (part.type === "image") {
+    return { type: "image", image: { data: part.data, mediaType: part.mimeType } };
+  }
+  if (part.type === "audio") return { type: "text", text: partLine(part) };
+  const file = { data: part.data, mediaType: part.mimeType, filename: fileName(part, index) };
+  return { type: "file", file };
 }
 
 function bridge(
@@ -169,7 +187,7 @@ function bridge(
     name,
     description,
     // A mutable copy: the SDK may transform a schema; ours stays frozen.
-    parameters: structuredClone(strictSchema ?? schema) as OpenAIAgentsJsonSchema,
+    parameters: nativeStructuredClone(strictSchema ?? schema) as OpenAIAgentsJsonSchema,
     strict,
     execute,
     // What still throws (a cancellation, a registered NonRecoverableToolError, a
@@ -227,9 +245,13 @@ export async function toOpenAIAgentsTools(
   // A string result reaches the model as text, unless the registry or a Tool says otherwise.
   const frozen = snapshotWithFormat(registry, "text");
   const { tool } = await loadOpenAIAgents();
+  // By index, into slots defined here, with the captured Map methods: a Tool that replaced
+  // the array iterator, `push` or `Map.prototype.get` would decide the tools the host gets.
   const tools: OpenAIAgentsFunctionTool[] = [];
-  const owners = new Map<string, string>();
-  for (const name of frozen.names) {
+  const owners = new NativeMap<string, string>();
+  const names = frozen.names;
+  for (let index = 0; index < names.length; index += 1) {
+    const name = names[index] as string;
     const registered = frozen.get(name);
     if (registered === undefined) continue;
     const made = bridge(
@@ -241,14 +263,14 @@ export async function toOpenAIAgentsTools(
       callOptions,
       wantStrict,
     );
-    const clash = owners.get(made.name);
+    const clash = mapGet(owners, made.name);
     if (clash !== undefined) {
       throw new Error(
         `Tools "${clash}" and "${name}" would both be named "${made.name}" in OpenAI Agents; rename one`,
       );
     }
-    owners.set(made.name, name);
-    tools.push(made);
+    mapSet(owners, made.name, name);
+    addSlot(tools, tools.length, made);
   }
   return tools;
 }

@@ -32,12 +32,14 @@ const originals = {
   arraySlice: Array.prototype.slice,
   map: Array.prototype.map,
   min: Math.min,
+  charCodeAt: String.prototype.charCodeAt,
 };
 function restore(): void {
   String.prototype.slice = originals.stringSlice;
   Array.prototype.slice = originals.arraySlice;
   Array.prototype.map = originals.map;
   Math.min = originals.min;
+  String.prototype.charCodeAt = originals.charCodeAt;
 }
 afterEach(restore);
 
@@ -47,7 +49,8 @@ describe("a Tool that replaced the built-ins", () => {
       new ToolRegistry([
         defineTool({
           name: "patch",
-          description: "Replaces slice, map and Math.min with versions that cut nothing.",
+          description:
+            "Replaces slice, map, charCodeAt and Math.min with versions that cut nothing.",
           validate: accept,
           execute: async () => {
             String.prototype.slice = function whole(this: string) {
@@ -55,6 +58,15 @@ describe("a Tool that replaced the built-ins", () => {
             };
             Array.prototype.slice = function whole(this: unknown[]) {
               return originals.arraySlice.call(this);
+            };
+            // map hands the elements back unmapped (uncut); charCodeAt makes every unit look
+            // like half a pair, so a count of code points reads half the text's length.
+            Array.prototype.map = function unmapped(this: unknown[]) {
+              return originals.arraySlice.call(this);
+            } as typeof Array.prototype.map;
+            String.prototype.charCodeAt = function halfPair(this: string, index: number) {
+              const unit = originals.charCodeAt.call(this, index);
+              return index % 2 === 0 ? 0xd800 : 0xdc00 + (unit % 2);
             };
             Math.min = (...values: number[]) => Math.max(...values);
             return "patched";

@@ -13,7 +13,15 @@ import {
   ToolRegistry,
   type ToolResultPart,
 } from "../../course/src/index.ts";
-import { readCallOptions, snapshotWithFormat } from "../../course/src/internal.ts";
+import {
+  addSlot,
+  controllerSignal,
+  defineProperty,
+  freeze,
+  NativeAbortController,
+  readCallOptions,
+  snapshotWithFormat,
+} from "../../course/src/internal.ts";
 import { partLine } from "../providers/result-parts.ts";
 import type {
   PiAgentToolResult,
@@ -32,6 +40,9 @@ export const PI_EMPTY_OBJECT_SCHEMA: PiJsonSchema = Object.freeze({
   properties: Object.freeze({}),
 });
 
+// The captured copy: a replaced `structuredClone` would decide the schema Pi is given.
+const nativeStructuredClone = structuredClone;
+
 /**
  * Thrown by a bridged Tool's `execute` when our result has `isError: true`:
  * Pi marks a Tool that throws as a failed call and sends the error's
@@ -49,7 +60,12 @@ export class PiToolResultError extends Error {
 
   constructor(result: CourseToolResultMessage) {
     super(result.content);
-    Object.defineProperty(this, "name", { value: "PiToolResultError", enumerable: false });
+    // Captured, with a null-prototype descriptor: an inherited `get` is never read.
+    defineProperty(this, "name", {
+      __proto__: null,
+      value: "PiToolResultError",
+      enumerable: false,
+    } as PropertyDescriptor);
     this.result = result;
   }
 }
@@ -62,11 +78,20 @@ export class PiToolResultError extends Error {
 function piContent(result: CourseToolResultMessage): (PiTextContent | PiImageContent)[] {
   const parts = result.parts;
   if (parts === undefined) return [{ type: "text", text: result.content }];
-  return parts.map((part: ToolResultPart): PiTextContent | PiImageContent => {
-    if (part.type === "text") return { type: "text", text: part.text };
-    if (part.type === "image") return { type: "image", data: part.data, mimeType: part.mimeType };
-    return { type: "text", text: partLine(part) };
-  });
+  // By index into slots defined here: a replaced `Array.prototype.map` (or an index
+  // setter) would decide what the model reads of every later call.
+  const content: (PiTextContent | PiImageContent)[] = [];
+  for (let index = 0; index < parts.length; index += 1) {
+    addSlot(content, index, blockOf(parts[index] as ToolResultPart));
+  }
+  return content;
+}
+
+/** Pi's content block for one part. */
+function blockOf(part: ToolResultPart): PiTextContent | PiImageContent {
+  if (part.type === "text") return { type: "text", text: part.text };
+  if (part.type === "image") return { type: "image", data: part.data, mimeType: part.mimeType };
+  return { type: "text", text: partLine(part) };
 }
 
 function bridge(
@@ -87,18 +112,19 @@ function bridge(
     const result = await executeToolCall(
       registry,
       call,
-      signal ?? new AbortController().signal,
+      // The captured class and getter: a replaced `AbortController` must not make the signal.
+      signal ?? controllerSignal(new NativeAbortController()),
       callOptions,
     );
     if (result.isError) throw new PiToolResultError(result);
     return { content: piContent(result), details: result };
   };
-  return Object.freeze({
+  return freeze({
     name,
     label: name,
     description,
     // A mutable copy: Pi and its providers may transform a schema; ours stays frozen.
-    parameters: structuredClone(parameters ?? PI_EMPTY_OBJECT_SCHEMA) as PiJsonSchema,
+    parameters: nativeStructuredClone(parameters ?? PI_EMPTY_OBJECT_SCHEMA) as PiJsonSchema,
     execute,
   });
 }
@@ -140,11 +166,19 @@ export function toPiTools(
   readCallOptions(callOptions);
   // A string result reaches Pi as text, unless the registry or a Tool says otherwise.
   const frozen = snapshotWithFormat(registry, "text");
+  // By index, into slots defined here: a Tool that replaced the array iterator or `push`
+  // would decide the tools the host gets.
   const tools: PiBridgedTool<CourseToolResultMessage>[] = [];
-  for (const name of frozen.names) {
+  const names = frozen.names;
+  for (let index = 0; index < names.length; index += 1) {
+    const name = names[index] as string;
     const tool = frozen.get(name);
     if (tool === undefined) continue;
-    tools.push(bridge(frozen, name, tool.description, tool.parameters, callOptions));
+    addSlot(
+      tools,
+      tools.length,
+      bridge(frozen, name, tool.description, tool.parameters, callOptions),
+    );
   }
   return tools;
 }

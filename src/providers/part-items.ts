@@ -13,6 +13,10 @@ import { dataUrl, fileText, partLine } from "./result-parts.ts";
 
 type BinaryPart = Exclude<ToolResultPart, { type: "text" }>;
 
+// Captured when this module loads: a Tool runs in this process and may replace
+// `JSON.stringify` afterwards, to make the attachments' label name another call.
+const nativeStringify = JSON.stringify;
+
 /**
  * An Anthropic text block.
  *
@@ -235,7 +239,7 @@ export function chatAttachments(
   if (media.length === 0) return media;
   const label = freeze({
     type: "text" as const,
-    text: `Attachments of the tool result for call ${JSON.stringify(toolCallId)}, in order:`,
+    text: `Attachments of the tool result for call ${nativeStringify(toolCallId)}, in order:`,
   });
   // By index, never through an iterator someone may have replaced.
   const list: OpenAIChatAttachmentPart[] = [label];

@@ -13,6 +13,7 @@ import {
 } from "../../course/src/index.ts";
 import {
   ArrayPrototype,
+  apply,
   checkBase64,
   freeze,
   getOwnPropertyDescriptor,
@@ -21,9 +22,21 @@ import {
   isFrozen,
   isProxy,
   placeholderLine,
+  stringCharCodeAt,
 } from "../../course/src/internal.ts";
 import { describeFound } from "./describe-found.ts";
 import { addData } from "./own-data.ts";
+
+// Built-ins captured when this module loads: a Tool runs in this process and may replace
+// `String.prototype.endsWith`, `Buffer.prototype.toString` or what they call afterwards,
+// and what they answer here is what the model reads (a part's byte count, a file's text).
+const NativeUint8Array = Uint8Array;
+const NativeTextDecoder = TextDecoder;
+const textDecode = TextDecoder.prototype.decode;
+// Node's own base64 writer, called on our own byte array (no lookup on a Buffer's prototype).
+const base64Write = (Buffer.prototype as unknown as { base64Write: unknown }).base64Write;
+// UTF-8 with a byte order mark kept and malformed bytes replaced, as `toString("utf8")` reads.
+const utf8Decoder = new NativeTextDecoder("utf-8", { ignoreBOM: true });
 
 /** An own data field, or undefined when absent; an accessor is refused without running. */
 function dataField(
@@ -46,6 +59,16 @@ function isListed(type: "image" | "audio" | "file", mimeType: unknown): boolean 
   return false;
 }
 
+/** The listed MIME types of `type`, comma-separated (by index: no live `join`). */
+function listed(type: "image" | "audio" | "file"): string {
+  const types = TOOL_CONTENT_MIME_TYPES[type];
+  let text = "";
+  for (let index = 0; index < types.length; index += 1) {
+    text += index === 0 ? types[index] : `, ${types[index]}`;
+  }
+  return text;
+}
+
 function readPart(value: unknown, at: string, refuse: (what: string) => never): ToolResultPart {
   if (typeof value !== "object" || value === null || isProxy(value) || !isFrozen(value)) {
     return refuse(`${at} must be a frozen part; found ${describeFound(value)}`);
@@ -60,8 +83,7 @@ function readPart(value: unknown, at: string, refuse: (what: string) => never): 
     return refuse(`${at}.type must be "text", "image", "audio" or "file"`);
   }
   const mimeType = dataField(value, "mimeType", at, refuse);
-  if (!isListed(type, mimeType))
-    refuse(`${at}.mimeType must be one of ${TOOL_CONTENT_MIME_TYPES[type].join(", ")}`);
+  if (!isListed(type, mimeType)) refuse(`${at}.mimeType must be one of ${listed(type)}`);
   const data = dataField(value, "data", at, refuse);
   // Strict base64 of at least one byte: what the boundary writes, and all a provider accepts.
   const checked = typeof data === "string" ? checkBase64(data) : undefined;
@@ -124,8 +146,15 @@ export function readResultParts(
 
 /** The number of bytes a checked part's base64 holds. */
 export function partByteLength(data: string): number {
-  const padding = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
+  // The padding by character codes, not the live `endsWith`: a replaced one would make the
+  // line the model reads (`[audio: audio/wav, 18 bytes]`) lie about the part.
+  const padding = isPad(data, data.length - 1) ? (isPad(data, data.length - 2) ? 2 : 1) : 0;
   return (data.length / 4) * 3 - padding;
+}
+
+/** Whether the character at `index` is base64 padding, `=` (false before the start). */
+function isPad(data: string, index: number): boolean {
+  return index >= 0 && stringCharCodeAt(data, index) === 0x3d;
 }
 
 /**
@@ -157,5 +186,10 @@ export function dataUrl(part: Exclude<ToolResultPart, { type: "text" }>): string
  * fileText({ type: "file", data: "aGk=", mimeType: "text/plain" }); // "hi"
  */
 export function fileText(part: Extract<ToolResultPart, { type: "file" }>): string {
-  return Buffer.from(part.data, "base64").toString("utf8");
+  // Decoded by the captured writer and decoder into a byte array of our own: a replaced
+  // `Buffer.from` or `Buffer.prototype.toString` would put other words in the file.
+  const byteLength = partByteLength(part.data);
+  const bytes = new NativeUint8Array(byteLength);
+  apply(base64Write as (...args: unknown[]) => number, bytes, [part.data, 0, byteLength]);
+  return apply(textDecode, utf8Decoder, [bytes]) as string;
 }

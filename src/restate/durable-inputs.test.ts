@@ -116,6 +116,42 @@ describe("readDurableOptions", () => {
     expect([settings.timeoutMs, settings.concurrency]).toEqual([5, 2]);
   });
 
+  test("a single call's unset round fields are its own: a getter planted on Array.prototype is never asked", () => {
+    let reads = 0;
+    const planted = ["0", "1", "2", "3"];
+    for (const index of planted) {
+      Object.defineProperty(Array.prototype, index, {
+        configurable: true,
+        get() {
+          reads += 1;
+          return () => undefined;
+        },
+        set(this: object, value: unknown) {
+          Object.defineProperty(this, index, {
+            value,
+            writable: true,
+            enumerable: true,
+            configurable: true,
+          });
+        },
+      });
+    }
+    let settings: ReturnType<typeof readDurableOptions>;
+    try {
+      settings = readDurableOptions({}, false);
+    } finally {
+      for (const index of planted) {
+        delete (Array.prototype as unknown as Record<string, unknown>)[index];
+      }
+    }
+    expect(reads).toBe(0);
+    expect([settings.onEvent, settings.onEventError, settings.concurrency]).toEqual([
+      undefined,
+      undefined,
+      1,
+    ]);
+  });
+
   test.each([
     [undefined, 33_554_432],
     [1_048_576, 1_048_576],

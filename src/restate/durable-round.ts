@@ -30,7 +30,7 @@ import { deadlineReason, deadlineResult, resolveDeadline } from "./durable-deadl
 import type { DurableSettings } from "./durable-options.ts";
 import { terminalFromFatal } from "./fatal-errors.ts";
 import { durableIdempotencyKey, registerIdempotencyKey } from "./idempotency-key.ts";
-import { fitJournal, journalCallOptions } from "./journal-budget.ts";
+import { fitJournal, journalCallOptions, journalRoomRefusal } from "./journal-budget.ts";
 import { fromJournal, type JournaledResult, toJournal } from "./journal-entry.ts";
 import {
   addEventListener,
@@ -44,7 +44,7 @@ import {
   weakMapGet,
   weakMapSet,
 } from "./restate-intrinsics.ts";
-import { type DurableContext, RestatePromise } from "./restate-sdk.ts";
+import { type DurableContext, RestatePromise, TerminalError } from "./restate-sdk.ts";
 
 /** The journal name of a call's durable step (Restate's UI shows it). */
 export const stepName = (call: CourseToolCall): string => `toolCall:${call.id}`;
@@ -125,9 +125,13 @@ export class DurableRound {
       const controller = new AbortController();
       const signal = controllerSignal(controller);
       registerIdempotencyKey(signal, durableIdempotencyKey(invocationId, call.id));
+      // A call no result of which could be journaled (its id alone too long) ends the round
+      // before any Tool runs: journaled, its step would fail and run the Tool at every retry.
+      const roomRefusal = journalRoomRefusal(call, settings.maxJournalBytes);
+      if (roomRefusal !== undefined) throw new TerminalError(roomRefusal);
       let prepared: PreparedToolCall;
       try {
-        // Part budgets lowered where the journal's limit leaves less room (journal-budget.ts).
+        // The parts' total budget lowered where the journal's limit leaves less room (journal-budget.ts).
         const fitted = journalCallOptions(
           options,
           settings.callOutput,

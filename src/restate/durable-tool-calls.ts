@@ -28,7 +28,7 @@ export interface DurableJournalOptions {
   /**
    * The most bytes one call's journal entry may take (default 33,554,432,
    * 32 MiB, under Restate's default message size limit; 1,048,576 to
-   * 1,073,741,824). A call's part budgets are lowered to fit it, and a
+   * 1,073,741,824). A call's `maxTotalBytes` is lowered to fit it, and a
    * result that still does not fit is journaled as
    * `TOOL_OUTPUT_SERIALIZATION_FAILED`: Restate would refuse the entry and
    * run the Tool again at every retry. Raise it with Restate's

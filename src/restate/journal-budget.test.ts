@@ -22,6 +22,7 @@ import {
   fitJournal,
   journalBytes,
   journalCallOptions,
+  journalRoomRefusal,
 } from "./journal-budget.ts";
 import { toJournal } from "./journal-entry.ts";
 
@@ -92,20 +93,20 @@ describe("part budgets before the call", () => {
     expect(fitted(registry, "missing", options, DURABLE_MAX_JOURNAL_BYTES)).toBe(options);
   });
 
-  test("a Tool's raised part budgets are lowered to the room the text leaves, to the byte", () => {
+  test("a Tool's raised total is lowered to the room the text leaves, to the byte; its part limit stays", () => {
     const registry = new ToolRegistry([shots([])]);
     const options = fitted(registry, "shots", {}, DURABLE_MAX_JOURNAL_BYTES);
     // Text: 4,096 code points in content and in text parts, 6 bytes each; 20 parts of 1 KiB
     // room; the id and the name, 6 bytes a unit; 1 KiB for the entry itself.
     const room = DURABLE_MAX_JOURNAL_BYTES - (12 * 4_096 + 20 * 1_024 + 6 * (12 + 5) + 1_024);
     const bytes = Math.floor(room / 4) * 3;
-    expect(options.outputBudget).toEqual({ maxPartBytes: bytes, maxTotalBytes: bytes });
+    expect(options.outputBudget).toEqual({ maxTotalBytes: bytes });
     // What the core then resolves: the Tool's other fields stay, the parts take the ceiling.
     const budgets = resolvedCallBudgets(registry, "shots", readCallOptions(options).output);
-    expect(budgets.parts).toEqual({ maxParts: 20, maxPartBytes: bytes, maxTotalBytes: bytes });
+    expect(budgets.parts).toEqual({ maxParts: 20, maxPartBytes: 100 * MIB, maxTotalBytes: bytes });
   });
 
-  test("the call's own budget keeps its other fields, and a lower part budget stays", () => {
+  test("the call's own budget keeps its other fields", () => {
     const registry = new ToolRegistry([shots([])]);
     const options = fitted(
       registry,
@@ -130,7 +131,6 @@ describe("part budgets before the call", () => {
     const options = fitted(registry, "shots", { outputBudget: { maxCharacters: 100_000 } }, MIB);
     expect(options.outputBudget).toEqual({
       maxCharacters: 100_000,
-      maxPartBytes: 1,
       maxTotalBytes: 1,
     });
   });
@@ -204,5 +204,21 @@ describe("the entry after the call", () => {
         },
       }),
     });
+  });
+});
+
+describe("a call whose id and name leave no room", () => {
+  test.each([
+    [87_000, 1_048_576, false],
+    [87_500, 1_048_576, true],
+  ])("an id of %i characters under %i bytes is refused: %s", (length, limit, refused) => {
+    // 6 bytes a character, twice for the id, once for the name "t", plus 2 KiB of room.
+    const refusal = journalRoomRefusal(call("t", "x".repeat(length)), limit);
+    expect(refusal !== undefined).toBe(refused);
+    if (refused) {
+      expect(refusal).toBe(
+        `Tool call id and name take up to ${2_048 + 6 * (2 * length + 1)} bytes of each journal entry, over the durable journal's limit of ${limit} (maxJournalBytes): no result of this call could be journaled, so no Tool of the round runs`,
+      );
+    }
   });
 });

@@ -6,13 +6,16 @@
  * durable result is made to fit `maxJournalBytes`, two ways:
  *
  * - Before the call, where the call's text budget and the limit leave less
- *   room than its part budgets allow, those budgets are lowered for the
+ *   room than its `maxTotalBytes` allows, that budget is lowered for the
  *   call: the core then leaves images, audio and files out with its own
  *   lines (`[image omitted: … over the N-byte total limit]`), and keeps the
  *   rest. With the default budgets nothing is lowered.
- * - After it, an entry still over the limit (text that is mostly escapes, a
- *   huge call id) is journaled as `TOOL_OUTPUT_SERIALIZATION_FAILED` saying
- *   so: the Tool ran, and its output cannot be kept.
+ * - After it, an entry still over the limit (text that is mostly escapes) is
+ *   journaled as `TOOL_OUTPUT_SERIALIZATION_FAILED` saying so: the Tool ran,
+ *   and its output cannot be kept.
+ * - A call whose id and name alone leave no room for that failure (ids of
+ *   tens of thousands of characters) is refused before any Tool of the round
+ *   runs: every entry of it would carry them.
  */
 
 import {
@@ -23,7 +26,7 @@ import {
 } from "../../course/src/index.ts";
 import { type OutputLevel, resolvedCallBudgets } from "../../course/src/internal.ts";
 import { type JournaledResult, toJournal } from "./journal-entry.ts";
-import { freeze, isSafeInteger, mathMin, stringCharCodeAt } from "./restate-intrinsics.ts";
+import { freeze, isSafeInteger, stringCharCodeAt } from "./restate-intrinsics.ts";
 
 /**
  * The default `maxJournalBytes`: 32 MiB, under Restate's default message
@@ -56,12 +59,34 @@ const TEXT_BYTES = 6;
 const PART_ROOM = 1_024;
 /** Room for the entry's keys, punctuation and booleans. */
 const ENTRY_ROOM = 1_024;
+/** Room for the `TOOL_OUTPUT_SERIALIZATION_FAILED` content that replaces an entry too large. */
+const FAILURE_ROOM = 1_024;
+
+/**
+ * Why `call` cannot be journaled within `maxJournalBytes` whatever its Tool
+ * returns, or undefined: its id (written twice) and name, at their most,
+ * leave no room for the failure result that replaces an entry too large.
+ *
+ * @example
+ * journalRoomRefusal({ ...call, id: "x".repeat(100_000) }, 1_048_576); // "Tool call id and name take …"
+ */
+export function journalRoomRefusal(
+  call: CourseToolCall,
+  maxJournalBytes: number,
+): string | undefined {
+  const bytes = ENTRY_ROOM + FAILURE_ROOM + TEXT_BYTES * (2 * call.id.length + call.name.length);
+  if (bytes <= maxJournalBytes) return undefined;
+  return (
+    `Tool call id and name take up to ${bytes} bytes of each journal entry, over the durable ` +
+    `journal's limit of ${maxJournalBytes} (maxJournalBytes): no result of this call could be ` +
+    "journaled, so no Tool of the round runs"
+  );
+}
 
 /**
  * The options a call runs with so that its result fits `maxJournalBytes`:
  * `options` as they are, or with a call-level `outputBudget` whose
- * `maxPartBytes` and `maxTotalBytes` are lowered to the room the text
- * leaves (the text counted at its most: `content` and the text parts, six
+ * `maxTotalBytes` is lowered to the room the text leaves (the text counted at its most: `content` and the text parts, six
  * bytes a code point each; the parts' other fields; the call's id and name).
  * Every other field of the budget stays as the call's, Tool's or registry's.
  *
@@ -84,15 +109,14 @@ export function journalCallOptions(
   const room = maxJournalBytes - textRoom;
   // Base64 writes 3 bytes as 4 characters.
   const bytes = room >= 4 ? ((room - (room % 4)) / 4) * 3 : 0;
-  if (parts.maxTotalBytes <= bytes && parts.maxPartBytes <= bytes) return options;
-  // At least 1 byte each: the budgets' own floor. A part that small costs 4 characters.
-  const ceiling = bytes > 0 ? bytes : 1;
+  // The total bounds every part too: a part over it is left out, its line naming the total.
+  if (parts.maxTotalBytes <= bytes) return options;
   return freeze({
     ...options,
     outputBudget: freeze({
       ...callOutput?.outputBudget,
-      maxPartBytes: mathMin(parts.maxPartBytes, ceiling),
-      maxTotalBytes: mathMin(parts.maxTotalBytes, ceiling),
+      // At least 1 byte: the budget's own floor. A part that small costs 4 characters.
+      maxTotalBytes: bytes > 0 ? bytes : 1,
     }),
   });
 }

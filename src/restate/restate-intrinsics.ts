@@ -26,7 +26,6 @@ export {
   isArray,
   isProxy,
   isSafeInteger,
-  mathMin,
   ownDataValue,
   setAdd,
   setHas,

@@ -149,6 +149,38 @@ describe("a round without crashes", () => {
     expect(attemptsOf(id, "big")).toBe(1);
   });
 
+  test("an output that cannot fit the journal is TOOL_OUTPUT_SERIALIZATION_FAILED, journaled; the Tool runs once", async () => {
+    const id = await suite.sendRound({
+      calls: [toolCall("esc", "controls", { count: 200_000 })],
+      maxJournalBytes: 1_048_576,
+    });
+    const outcome = await suite.attach(id);
+    if (!outcome.ok) throw new Error(outcome.message);
+    const [result] = outcome.value.results;
+    expect(result?.isError).toBe(true);
+    expect(JSON.parse(result?.content ?? "{}").error.code).toBe("TOOL_OUTPUT_SERIALIZATION_FAILED");
+    const [step] = await suite.steps(id);
+    expect(step?.completions).toHaveLength(1);
+    expect(attemptsOf(id, "esc")).toBe(1);
+  });
+
+  test("a call whose id alone cannot fit the journal ends the round before any Tool runs", async () => {
+    const longId = "x".repeat(100_000);
+    const id = await suite.sendRound({
+      calls: [
+        toolCall("first", "effect", { value: "A" }),
+        toolCall(longId, "effect", { value: "B" }),
+      ],
+      maxJournalBytes: 1_048_576,
+    });
+    const outcome = await suite.attach(id);
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.message).toContain("no result of this call could be journaled");
+    expect(attemptsOf(id, "first") + attemptsOf(id, longId)).toBe(0);
+    expect(await suite.steps(id)).toEqual([]);
+  });
+
   test("misuse is refused before any step: duplicate and reused ids, bad options, a look-alike registry, a fatal validator", async () => {
     const response = await fetch(`${suite.restate.ingressUrl}/durable/misuse`, {
       method: "POST",

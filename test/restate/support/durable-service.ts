@@ -159,6 +159,18 @@ const registry = new ToolRegistry([
     },
   }),
   defineTool({
+    name: "controls",
+    description: "Answers with `count` control characters: six bytes each in a journal entry.",
+    validate: accept,
+    // Written as text (nothing escaped) and under a budget that keeps them all.
+    format: "text",
+    outputBudget: { maxCharacters: 1_000_000, maxStringCharacters: 1_000_000 },
+    execute: async (input, context) => {
+      record("attempts.log", keyOf(context));
+      return "\u0001".repeat(Number(input.count));
+    },
+  }),
+  defineTool({
     name: "screenshot",
     description: "Answers with text and a 1x1 PNG.",
     validate: accept,
