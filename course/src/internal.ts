@@ -14,7 +14,7 @@
  */
 
 // Strict base64, for what reads a result's parts back (a message may come from storage).
-export { checkBase64 } from "./base64.js";
+export { checkBase64, decodeStrictBase64 } from "./base64.js";
 // The budgets a call will run under, resolved without running it (a durable journal's limit).
 export type { CallBudgets } from "./call-budgets.js";
 export { resolvedCallBudgets } from "./call-budgets.js";

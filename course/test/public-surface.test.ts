@@ -78,6 +78,7 @@ const INTERNAL_EXPORTS = [
   "controllerAbort",
   "controllerSignal",
   "deadlineRule",
+  "decodeStrictBase64",
   "defineProperty",
   "freeze",
   "getOwnPropertyDescriptor",

@@ -15,6 +15,7 @@ import {
   ArrayPrototype,
   apply,
   checkBase64,
+  decodeStrictBase64,
   freeze,
   getOwnPropertyDescriptor,
   hasOwn,
@@ -30,11 +31,8 @@ import { addData } from "./own-data.ts";
 // Built-ins captured when this module loads: a Tool runs in this process and may replace
 // `String.prototype.endsWith`, `Buffer.prototype.toString` or what they call afterwards,
 // and what they answer here is what the model reads (a part's byte count, a file's text).
-const NativeUint8Array = Uint8Array;
 const NativeTextDecoder = TextDecoder;
 const textDecode = TextDecoder.prototype.decode;
-// Node's own base64 writer, called on our own byte array (no lookup on a Buffer's prototype).
-const base64Write = (Buffer.prototype as unknown as { base64Write: unknown }).base64Write;
 // UTF-8 with a byte order mark kept and malformed bytes replaced, as `toString("utf8")` reads.
 const utf8Decoder = new NativeTextDecoder("utf-8", { ignoreBOM: true });
 
@@ -186,10 +184,11 @@ export function dataUrl(part: Exclude<ToolResultPart, { type: "text" }>): string
  * fileText({ type: "file", data: "aGk=", mimeType: "text/plain" }); // "hi"
  */
 export function fileText(part: Extract<ToolResultPart, { type: "file" }>): string {
-  // Decoded by the captured writer and decoder into a byte array of our own: a replaced
-  // `Buffer.from` or `Buffer.prototype.toString` would put other words in the file.
-  const byteLength = partByteLength(part.data);
-  const bytes = new NativeUint8Array(byteLength);
-  apply(base64Write as (...args: unknown[]) => number, bytes, [part.data, 0, byteLength]);
-  return apply(textDecode, utf8Decoder, [bytes]) as string;
+  // Decoded by the core's strict base64 reader and the captured UTF-8 decoder: a replaced
+  // `Buffer.from` or `Buffer.prototype.toString` would put other words in the file. The part
+  // was checked as strict base64 when it was read.
+  const decoded = decodeStrictBase64(part.data);
+  if (!decoded.ok)
+    throw new TypeError(`a file part's data is not strict base64: ${decoded.reason}`);
+  return apply(textDecode, utf8Decoder, [decoded.bytes]) as string;
 }
