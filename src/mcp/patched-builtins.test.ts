@@ -262,6 +262,31 @@ describe("bounded text, after a Tool replaced the built-ins", () => {
     expect(data.endsWith("… [2000000 characters, cut]")).toBe(true);
   });
 
+  test("a replaced Array.prototype.indexOf cannot pass a message under the client's minimum level", async () => {
+    let calls = 0;
+    // The attack: every level reads as the most severe, so a debug line passes "error".
+    replace(Array.prototype, "indexOf", () => {
+      calls += 1;
+      return 7;
+    });
+    const sent: ServerNotification[] = [];
+    const channel = {
+      sendNotification: async (notice: ServerNotification) => {
+        sent[sent.length] = notice;
+      },
+    };
+    const delivered = await underAttack(() =>
+      withRequestNotices(
+        channel,
+        () => "error",
+        () => sendLogMessage("debug", "a secret the client did not ask for"),
+      ),
+    );
+    expect(calls).toBe(0);
+    expect(delivered).toBe(false);
+    expect(sent).toHaveLength(0);
+  });
+
   test("a replaced string iterator cannot lengthen a cut text past its bound", () => {
     let steps = 0;
     // The attack: the marker reads as no characters at all, so the cut leaves room for none.

@@ -156,7 +156,12 @@ describe("sendLogMessage", () => {
   });
 
   test.each([
-    ["an unknown level", "loud", "x", /^level must be one of debug, info/],
+    [
+      "an unknown level",
+      "loud",
+      "x",
+      /^level must be one of debug, info, notice, warning, error, critical, alert, emergency$/,
+    ],
     ["a message that is not a string", "info", { text: "x" }, /^message must be a string$/],
   ])("%s is a TypeError thrown at once", (_what, level, message, error) => {
     expect(() => sendLogMessage(level as never, message as never)).toThrow(error);

@@ -10,6 +10,7 @@
 
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { LoggingLevel, ServerNotification } from "@modelcontextprotocol/sdk/types.js";
+import { numberIsFinite } from "../../course/src/internal.ts";
 import { cutText } from "./bounded-text.ts";
 
 /**
@@ -100,8 +101,24 @@ export async function withRequestNotices<T>(
   }
 }
 
+/**
+ * A level's severity (its place in LEVELS), or -1. By index, not the live
+ * `indexOf`: a Tool that replaced it would decide which of its messages pass
+ * the client's minimum level, and which levels are refused.
+ */
+function severityOf(level: unknown): number {
+  for (let index = 0; index < LEVELS.length; index += 1) {
+    if (LEVELS[index] === level) return index;
+  }
+  return -1;
+}
+
+/** The levels, for a refusal's message (written out: no live `join`). */
+const LEVEL_LIST = "debug, info, notice, warning, error, critical, alert, emergency";
+
 function finiteNumber(value: unknown, what: string): number {
-  if (typeof value !== "number" || !Number.isFinite(value)) {
+  // The captured `Number.isFinite`: a replaced one would let NaN or Infinity through.
+  if (typeof value !== "number" || !numberIsFinite(value)) {
     throw new TypeError(`${what} must be a finite number`);
   }
   return value;
@@ -220,8 +237,8 @@ function progressTo(
  */
 export function sendLogMessage(level: LoggingLevel, message: string): Promise<boolean> {
   // Checked at once, as reportProgress checks its update (see progressTo).
-  const severity = LEVELS.indexOf(level);
-  if (severity < 0) throw new TypeError(`level must be one of ${LEVELS.join(", ")}`);
+  const severity = severityOf(level);
+  if (severity < 0) throw new TypeError(`level must be one of ${LEVEL_LIST}`);
   if (typeof message !== "string") throw new TypeError("message must be a string");
   return logTo(level, severity, message);
 }
@@ -230,7 +247,7 @@ async function logTo(level: LoggingLevel, severity: number, message: string): Pr
   const notices = current.getStore();
   if (notices === undefined || !notices.open) return false;
   const minimum = notices.minimumLevel();
-  if (minimum !== undefined && severity < LEVELS.indexOf(minimum)) return false;
+  if (minimum !== undefined && severity < severityOf(minimum)) return false;
   return deliver(notices, {
     method: "notifications/message",
     params: { level, logger: "toolbound", data: cutNotice(message) },
