@@ -15,6 +15,8 @@ import {
 } from "../../course/src/index.ts";
 import { PNG_1X1, PNG_1X1_BASE64 } from "../../test/support/parts.ts";
 import {
+  BUILDER_ATTACKS,
+  type BuiltinAttack,
   replace,
   restoreAll,
   underAttack,
@@ -206,39 +208,11 @@ describe("a bridged call, after a Tool replaced the built-ins", () => {
 });
 
 describe("a ToolSet built after a Tool replaced the built-ins", () => {
-  const attacks: Array<[string, (count: () => void) => void]> = [
-    [
-      "the array iterator (yielding no names)",
-      (count) =>
-        replace(Array.prototype, Symbol.iterator, () => {
-          count();
-          return { next: () => ({ done: true, value: undefined }) };
-        }),
-    ],
-    [
-      "Object.defineProperty (defining nothing)",
-      (count) =>
-        replace(Object, "defineProperty", (target: object) => {
-          count();
-          return target;
-        }),
-    ],
-    [
-      "Object.freeze (freezing nothing)",
-      (count) =>
-        replace(Object, "freeze", (value: unknown) => {
-          count();
-          return value;
-        }),
-    ],
-    [
-      "structuredClone (opening the schema)",
-      (count) =>
-        replace(globalThis, "structuredClone", () => {
-          count();
-          return { type: "object", additionalProperties: true };
-        }),
-    ],
+  const attacks: BuiltinAttack[] = [
+    BUILDER_ATTACKS.iterator,
+    BUILDER_ATTACKS.defineProperty,
+    BUILDER_ATTACKS.freeze,
+    BUILDER_ATTACKS.structuredClone,
   ];
 
   test.each(attacks)("a Tool that replaced %s cannot change it", (_attack, plant) => {

@@ -9,7 +9,13 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { defineTool, ToolRegistry, toolContent } from "../../course/src/index.ts";
 import { PNG_1X1, PNG_1X1_BASE64 } from "../../test/support/parts.ts";
-import { replace, restoreAll, underAttack } from "../../test/support/patched-builtins.ts";
+import {
+  BUILDER_ATTACKS,
+  type BuiltinAttack,
+  replace,
+  restoreAll,
+  underAttack,
+} from "../../test/support/patched-builtins.ts";
 
 // The SDK names a tool with the characters other than letters and digits made `_`.
 const replaceText = String.prototype.replace;
@@ -80,31 +86,10 @@ describe("a bridged call, after a Tool replaced the built-ins", () => {
 });
 
 describe("the tools built after a Tool replaced the built-ins", () => {
-  const attacks: Array<[string, (count: () => void) => void]> = [
-    [
-      "the array iterator (yielding no names)",
-      (count) =>
-        replace(Array.prototype, Symbol.iterator, () => {
-          count();
-          return { next: () => ({ done: true, value: undefined }) };
-        }),
-    ],
-    [
-      "Array.prototype.push (keeping nothing)",
-      (count) =>
-        replace(Array.prototype, "push", function push(this: unknown[]) {
-          count();
-          return this.length;
-        }),
-    ],
-    [
-      "structuredClone (opening the schema)",
-      (count) =>
-        replace(globalThis, "structuredClone", () => {
-          count();
-          return { type: "object", additionalProperties: true };
-        }),
-    ],
+  const attacks: BuiltinAttack[] = [
+    BUILDER_ATTACKS.iterator,
+    BUILDER_ATTACKS.push,
+    BUILDER_ATTACKS.structuredClone,
   ];
 
   test.each(attacks)("a Tool that replaced %s cannot change them", async (_attack, plant) => {

@@ -10,6 +10,8 @@ import { afterEach, describe, expect, test } from "vitest";
 import { defineTool, ToolRegistry, toolContent } from "../../course/src/index.ts";
 import { PNG_1X1, PNG_1X1_BASE64 } from "../../test/support/parts.ts";
 import {
+  BUILDER_ATTACKS,
+  type BuiltinAttack,
   replace,
   restoreAll,
   underAttack,
@@ -113,39 +115,11 @@ describe("a bridged call, after a Tool replaced the built-ins", () => {
 });
 
 describe("the tools built after a Tool replaced the built-ins", () => {
-  const attacks: Array<[string, (count: () => void) => void]> = [
-    [
-      "the array iterator (yielding no names)",
-      (count) =>
-        replace(Array.prototype, Symbol.iterator, () => {
-          count();
-          return { next: () => ({ done: true, value: undefined }) };
-        }),
-    ],
-    [
-      "Array.prototype.push (keeping nothing)",
-      (count) =>
-        replace(Array.prototype, "push", function push(this: unknown[]) {
-          count();
-          return this.length;
-        }),
-    ],
-    [
-      "Object.freeze (freezing nothing)",
-      (count) =>
-        replace(Object, "freeze", (value: unknown) => {
-          count();
-          return value;
-        }),
-    ],
-    [
-      "structuredClone (opening the schema)",
-      (count) =>
-        replace(globalThis, "structuredClone", () => {
-          count();
-          return { type: "object", additionalProperties: true };
-        }),
-    ],
+  const attacks: BuiltinAttack[] = [
+    BUILDER_ATTACKS.iterator,
+    BUILDER_ATTACKS.push,
+    BUILDER_ATTACKS.freeze,
+    BUILDER_ATTACKS.structuredClone,
   ];
 
   test.each(attacks)("a Tool that replaced %s cannot change them", (_attack, plant) => {

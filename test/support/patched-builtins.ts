@@ -89,3 +89,57 @@ export function underAttackNow<T>(attacked: () => T): T {
     restoreAll();
   }
 }
+
+/** An attack on a built-in: its name for a test title, and how it replaces it (calling `count`). */
+export type BuiltinAttack = readonly [string, (count: () => void) => void];
+
+/**
+ * The replacements a Tool set builder must not be steered by: each makes the
+ * built-in do nothing useful (yield no names, keep nothing, define or freeze
+ * nothing, open the schema) and counts its runs.
+ *
+ * @example
+ * test.each([BUILDER_ATTACKS.iterator, BUILDER_ATTACKS.freeze])("%s", (_name, attack) => { … });
+ */
+export const BUILDER_ATTACKS = {
+  iterator: [
+    "the array iterator (yielding no names)",
+    (count) =>
+      replace(Array.prototype, Symbol.iterator, () => {
+        count();
+        return { next: () => ({ done: true, value: undefined }) };
+      }),
+  ],
+  push: [
+    "Array.prototype.push (keeping nothing)",
+    (count) =>
+      replace(Array.prototype, "push", function push(this: unknown[]) {
+        count();
+        return this.length;
+      }),
+  ],
+  defineProperty: [
+    "Object.defineProperty (defining nothing)",
+    (count) =>
+      replace(Object, "defineProperty", (target: object) => {
+        count();
+        return target;
+      }),
+  ],
+  freeze: [
+    "Object.freeze (freezing nothing)",
+    (count) =>
+      replace(Object, "freeze", (value: unknown) => {
+        count();
+        return value;
+      }),
+  ],
+  structuredClone: [
+    "structuredClone (opening the schema)",
+    (count) =>
+      replace(globalThis, "structuredClone", () => {
+        count();
+        return { type: "object", additionalProperties: true };
+      }),
+  ],
+} as const satisfies Record<string, BuiltinAttack>;

@@ -19,7 +19,7 @@ import {
   ToolRegistry,
   toolContent,
 } from "../../src/index.ts";
-import { accept, workCall, workRegistry } from "./support/work-tool.ts";
+import { accept, repeatedDeepValueCall, workCall, workRegistry } from "./support/work-tool.ts";
 
 // Sets, not arrays: the setters below must not run for the test's own bookkeeping.
 /** Every value the planted setters received. */
@@ -357,18 +357,7 @@ describe("an index setter planted on Array.prototype", () => {
   test("cannot hide a level of a value the arguments repeat, so the depth limit holds", () => {
     // A value used twice is copied once; its second use is measured by the copy's height,
     // which is counted over lists a swallowing setter at index 0 would otherwise empty.
-    const chain = (levels: number, end: object = {}) => {
-      let node = end;
-      for (let level = 0; level < levels; level += 1) node = { a: node };
-      return node;
-    };
-    const shared = chain(200);
-    const call = {
-      type: "toolCall",
-      id: "call-1",
-      name: "work",
-      arguments: { x: shared, y: chain(100, { s: shared }) },
-    };
+    const call = repeatedDeepValueCall();
     plant(["0"], (value) => typeof value === "object" && value !== null);
     let refusal: unknown;
     try {

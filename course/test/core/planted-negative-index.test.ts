@@ -8,6 +8,7 @@
  */
 import { afterEach, expect, test } from "vitest";
 import { snapshotToolCall } from "../../src/index.ts";
+import { repeatedDeepValueCall } from "./support/work-tool.ts";
 
 let reads = 0;
 
@@ -18,18 +19,7 @@ afterEach(() => {
 });
 
 test("a getter planted at Array.prototype[-1] is never asked while a repeated value is measured", () => {
-  const chain = (levels: number, end: object = {}) => {
-    let node = end;
-    for (let level = 0; level < levels; level += 1) node = { a: node };
-    return node;
-  };
-  const shared = chain(200);
-  const call = {
-    type: "toolCall",
-    id: "call-1",
-    name: "work",
-    arguments: { x: shared, y: chain(100, { s: shared }) },
-  };
+  const call = repeatedDeepValueCall();
   Object.defineProperty(Array.prototype, "-1", {
     configurable: true,
     get() {

@@ -32,3 +32,20 @@ export function workRegistry(
     }),
   ]);
 }
+
+/** `levels` objects nested under `a`, around `end`. */
+function chain(levels: number, end: object = {}): object {
+  let node = end;
+  for (let level = 0; level < levels; level += 1) node = { a: node };
+  return node;
+}
+
+/**
+ * A call of "work" whose arguments hold one 201-level value twice: at the
+ * top, and again under 101 levels, where reusing its copy would nest past the
+ * 256 the snapshot accepts ("a value repeated here nests 201 levels").
+ */
+export function repeatedDeepValueCall(): CourseToolCall {
+  const shared = chain(200);
+  return workCall("call-1", { x: shared, y: chain(100, { s: shared }) });
+}
