@@ -64,7 +64,10 @@ export {
   isProxy,
   isSafeInteger,
   mapGet,
+  mapIteratorNext,
   mapSet,
+  mapSize,
+  mapValues,
   mathMax,
   mathMin,
   NativeAbortController,
@@ -77,13 +80,19 @@ export {
   promiseThen,
   reflectGet,
   regExpTest,
+  removeEventListener,
   sealedRegExp,
   setAdd,
+  setDelete,
   setHas,
+  setSize,
   signalAborted,
   signalReason,
+  startTimer,
+  stopTimer,
   stringCharCodeAt,
   stringSlice,
+  stringTrim,
   weakMapGet,
   weakMapSet,
 } from "./intrinsics.js";
@@ -95,11 +104,14 @@ export { readOutputLevel } from "./output-settings.js";
 // The one-read field access: own fields read once, inherited getters never run.
 export { isNonBlankString, MISSING, ownDataValue, readOwnValue } from "./own-fields.js";
 
-// The registry's private-field brand check, a snapshot with a surface's default format,
-// and its observer slot.
+// The registry's private-field brand check, its Tools read from its private map (never
+// through methods a Tool can replace on ToolRegistry.prototype), a snapshot with a surface's
+// default format, and its observer slot.
 export {
   callObserverOf,
   isToolRegistry,
+  lookupTool,
+  registryNames,
   snapshotWithFormat,
   withCallObserver,
 } from "./registry.js";

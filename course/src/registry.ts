@@ -35,6 +35,8 @@ let brandCheck: (value: unknown) => boolean;
 let setOutput: (registry: ToolRegistry, level: OutputLevel) => void;
 let slotOf: (value: unknown) => ObserverSlot | undefined;
 let observed: (registry: ToolRegistry, slot: ObserverSlot) => ToolRegistry;
+let copyOf: (registry: ToolRegistry) => ToolRegistry;
+let toolsOf: (registry: ToolRegistry) => Map<string, RegisteredCourseTool>;
 
 /**
  * Options of a registry: output settings for every call of its Tools (see
@@ -116,6 +118,8 @@ export class ToolRegistry {
       copy.#observer = slot;
       return copy;
     };
+    copyOf = (registry) => registry.#copy();
+    toolsOf = (registry) => registry.#tools;
   }
 
   /**
@@ -184,14 +188,7 @@ export class ToolRegistry {
 
   /** The registered names in insertion order, as a new frozen array on every read. */
   get names(): readonly string[] {
-    const names: string[] = [];
-    const values = mapValues(this.#tools);
-    for (let step = mapIteratorNext(values); step.done !== true; step = mapIteratorNext(values)) {
-      // Defined, not assigned: an index setter planted on Array.prototype never sees a name
-      // nor leaves a hole that an index getter there would answer for.
-      addSlot(names, names.length, step.value.name);
-    }
-    return freeze(names);
+    return registryNames(this);
   }
 
   /** The frozen definition registered under `name`, or undefined. It can be registered elsewhere. */
@@ -226,6 +223,25 @@ export function isToolRegistry(value: unknown): value is ToolRegistry {
   return brandCheck(value);
 }
 
+/**
+ * The names registered in `registry`, in insertion order, as a new frozen
+ * array: what the `names` getter answers, read from the private map, so that a
+ * getter a Tool put on `ToolRegistry.prototype` in its place is never asked.
+ *
+ * @example
+ * registryNames(registry); // ["add", "echo"]
+ */
+export function registryNames(registry: ToolRegistry): readonly string[] {
+  const names: string[] = [];
+  const values = mapValues(toolsOf(registry));
+  for (let step = mapIteratorNext(values); step.done !== true; step = mapIteratorNext(values)) {
+    // Defined, not assigned: an index setter planted on Array.prototype never sees a name
+    // nor leaves a hole that an index getter there would answer for.
+    addSlot(names, names.length, step.value.name);
+  }
+  return freeze(names);
+}
+
 /** The Tool registered under `name` in `registry`, read from its private map. */
 export function lookupTool(registry: ToolRegistry, name: string): RegisteredCourseTool | undefined {
   return lookup(registry, name);
@@ -238,7 +254,9 @@ export function lookupTool(registry: ToolRegistry, name: string): RegisteredCour
  * format the registry's options set).
  */
 export function snapshotWithFormat(registry: ToolRegistry, format: OutputFormat): ToolRegistry {
-  const copy = registry.snapshot();
+  // The private copy, not `registry.snapshot()`: a Tool may have replaced the method on
+  // ToolRegistry.prototype with one that answers a registry of other Tools.
+  const copy = copyOf(registry);
   const own = outputOf(registry);
   if (own?.format !== undefined) return copy;
   const level: OutputLevel =

@@ -11,7 +11,7 @@ import {
   executeToolCall,
   NonRecoverableToolError,
   type ToolCallOptions,
-  ToolRegistry,
+  type ToolRegistry,
   type ToolResultPart,
   toolCallWithInvalidArguments,
 } from "../../course/src/index.ts";
@@ -21,6 +21,9 @@ import {
   freeze,
   isAbortSignal,
   isProxy,
+  isToolRegistry,
+  lookupTool,
+  registryNames,
   signalAborted,
   signalReason,
   snapshotWithFormat,
@@ -287,11 +290,12 @@ export function buildAiSdkTools(
   jsonSchema: AiSdkJsonSchema,
 ): AiSdkToolSet {
   const tools: Record<string, AiSdkTool> = {};
-  const names = frozen.names;
-  // By index: a `for…of` runs the live array iterator, which a Tool may have replaced.
+  // Read through the private map, by index: a Tool may have replaced the registry's `names`
+  // and `get` on its prototype, or the live array iterator a `for…of` would run.
+  const names = registryNames(frozen);
   for (let index = 0; index < names.length; index += 1) {
     const name = names[index] as string;
-    const tool = frozen.get(name);
+    const tool = lookupTool(frozen, name);
     if (tool === undefined) continue;
     const bridged = bridge(
       frozen,
@@ -345,7 +349,9 @@ export async function toAiSdkTools(
   registry: ToolRegistry,
   callOptions?: ToolCallOptions,
 ): Promise<AiSdkToolSet> {
-  if (!(registry instanceof ToolRegistry)) throw new TypeError("toAiSdkTools needs a ToolRegistry");
+  // The private brand, not `instanceof`: a Tool may have given ToolRegistry a
+  // `Symbol.hasInstance` of its own.
+  if (!isToolRegistry(registry)) throw new TypeError("toAiSdkTools needs a ToolRegistry");
   // The Tool set of this moment, before the SDK loads.
   // A string result reaches the model as text, unless the registry or a Tool says otherwise.
   const frozen = snapshotWithFormat(registry, "text");

@@ -17,8 +17,8 @@ import {
   SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import { type ToolCallOptions, ToolRegistry } from "../../course/src/index.ts";
-import { readCallOptions, snapshotWithFormat } from "../../course/src/internal.ts";
+import type { ToolCallOptions, ToolRegistry } from "../../course/src/index.ts";
+import { isToolRegistry, readCallOptions, snapshotWithFormat } from "../../course/src/internal.ts";
 import { toProviderTools } from "../schema/index.ts";
 import { callRegistryTool, type McpCallSettings, type McpToolCallResult } from "./call-tool.ts";
 import { withRequestNotices } from "./request-notices.ts";
@@ -125,7 +125,9 @@ export function prepareMcpToolServer(
   options: McpBridgeOptions = {},
   wrap: (handler: McpCallHandler) => McpCallHandler = (handler) => handler,
 ): () => Server {
-  if (!(registry instanceof ToolRegistry)) {
+  // The private brand, not `instanceof`: a Tool may have given ToolRegistry a
+  // `Symbol.hasInstance` of its own.
+  if (!isToolRegistry(registry)) {
     throw new TypeError("createMcpToolServer needs a ToolRegistry");
   }
   // A host's mistake is found now, not as an internal error on every tools/call.

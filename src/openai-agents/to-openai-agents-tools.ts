@@ -12,15 +12,18 @@ import {
   type CourseToolResultMessage,
   executeToolCall,
   type ToolCallOptions,
-  ToolRegistry,
+  type ToolRegistry,
   type ToolResultPart,
   toolCallWithInvalidArguments,
 } from "../../course/src/index.ts";
 import {
   addSlot,
+  isToolRegistry,
+  lookupTool,
   mapGet,
   mapSet,
   NativeMap,
+  registryNames,
   snapshotWithFormat,
 } from "../../course/src/internal.ts";
 import { partLine } from "../providers/result-parts.ts";
@@ -237,7 +240,9 @@ export async function toOpenAIAgentsTools(
   callOptions?: ToolCallOptions,
   options?: OpenAIAgentsToolsOptions,
 ): Promise<OpenAIAgentsFunctionTool[]> {
-  if (!(registry instanceof ToolRegistry)) {
+  // The private brand, not `instanceof`: a Tool may have given ToolRegistry a
+  // `Symbol.hasInstance` of its own.
+  if (!isToolRegistry(registry)) {
     throw new TypeError("toOpenAIAgentsTools needs a ToolRegistry");
   }
   const wantStrict = readStrict(options);
@@ -245,14 +250,15 @@ export async function toOpenAIAgentsTools(
   // A string result reaches the model as text, unless the registry or a Tool says otherwise.
   const frozen = snapshotWithFormat(registry, "text");
   const { tool } = await loadOpenAIAgents();
-  // By index, into slots defined here, with the captured Map methods: a Tool that replaced
-  // the array iterator, `push` or `Map.prototype.get` would decide the tools the host gets.
+  // Through the private map, by index, into slots defined here, with the captured Map
+  // methods: a Tool that replaced the registry's `names` or `get`, the array iterator, `push`
+  // or `Map.prototype.get` would decide the tools the host gets.
   const tools: OpenAIAgentsFunctionTool[] = [];
   const owners = new NativeMap<string, string>();
-  const names = frozen.names;
+  const names = registryNames(frozen);
   for (let index = 0; index < names.length; index += 1) {
     const name = names[index] as string;
-    const registered = frozen.get(name);
+    const registered = lookupTool(frozen, name);
     if (registered === undefined) continue;
     const made = bridge(
       tool,

@@ -10,7 +10,7 @@ import {
   type CourseToolResultMessage,
   executeToolCall,
   type ToolCallOptions,
-  ToolRegistry,
+  type ToolRegistry,
   type ToolResultPart,
 } from "../../course/src/index.ts";
 import {
@@ -18,8 +18,11 @@ import {
   controllerSignal,
   defineProperty,
   freeze,
+  isToolRegistry,
+  lookupTool,
   NativeAbortController,
   readCallOptions,
+  registryNames,
   snapshotWithFormat,
 } from "../../course/src/internal.ts";
 import { partLine } from "../providers/result-parts.ts";
@@ -161,18 +164,20 @@ export function toPiTools(
   registry: ToolRegistry,
   callOptions?: ToolCallOptions,
 ): PiBridgedTool<CourseToolResultMessage>[] {
-  if (!(registry instanceof ToolRegistry)) throw new TypeError("toPiTools needs a ToolRegistry");
+  // The private brand, not `instanceof`: a Tool may have given ToolRegistry a
+  // `Symbol.hasInstance` of its own.
+  if (!isToolRegistry(registry)) throw new TypeError("toPiTools needs a ToolRegistry");
   // A host's mistake is found now, not as a rejection of every call Pi makes.
   readCallOptions(callOptions);
   // A string result reaches Pi as text, unless the registry or a Tool says otherwise.
   const frozen = snapshotWithFormat(registry, "text");
-  // By index, into slots defined here: a Tool that replaced the array iterator or `push`
-  // would decide the tools the host gets.
+  // Through the private map, by index, into slots defined here: a Tool that replaced the
+  // registry's `names` or `get`, the array iterator or `push` would decide the tools the host gets.
   const tools: PiBridgedTool<CourseToolResultMessage>[] = [];
-  const names = frozen.names;
+  const names = registryNames(frozen);
   for (let index = 0; index < names.length; index += 1) {
     const name = names[index] as string;
-    const tool = frozen.get(name);
+    const tool = lookupTool(frozen, name);
     if (tool === undefined) continue;
     addSlot(
       tools,

@@ -23,6 +23,7 @@ import {
   ToolContractError,
   type ToolRegistry,
 } from "../../course/src/index.ts";
+import { lookupTool } from "../../course/src/internal.ts";
 import { RoundBudget } from "../rounds/index.ts";
 import { finishedEvent, RoundEvents, startedEvent } from "../rounds/round-events.ts";
 import { askGate, type JournaledApproval, readApproval, replayGate } from "./approval-step.ts";
@@ -150,7 +151,7 @@ export class DurableRound {
       const state: CallState = {
         index,
         call: prepared.call,
-        tool: registry.get(prepared.call.name),
+        tool: lookupTool(registry, prepared.call.name),
         prepared,
         controller,
         timeoutMs,

@@ -4,7 +4,8 @@
  * checked and each Tool's JSON Schema converted where the provider needs it.
  */
 
-import { type CourseJsonObject, ToolRegistry } from "../../course/src/index.ts";
+import type { CourseJsonObject, ToolRegistry } from "../../course/src/index.ts";
+import { addSlot, isToolRegistry, lookupTool, registryNames } from "../../course/src/internal.ts";
 import { toGeminiSchema } from "./gemini-schema.ts";
 import { deepFreeze } from "./json-schema.ts";
 import { toOpenAIStrictSchema } from "./openai-strict.ts";
@@ -154,25 +155,22 @@ export function toProviderTools<Format extends ProviderFormat>(
   format: Format,
   options?: ProviderToolsOptions,
 ): readonly ProviderToolShapes[Format][] {
-  if (!(registry instanceof ToolRegistry)) throw request("toProviderTools needs a ToolRegistry");
+  // The private brand, not `instanceof`: an object made from ToolRegistry.prototype has no
+  // Tools, and a Tool may have given ToolRegistry a `Symbol.hasInstance` of its own.
+  if (!isToolRegistry(registry)) throw request("toProviderTools needs a ToolRegistry");
   if (typeof format !== "string" || !Object.hasOwn(PROVIDER_NAME_RULES, format)) {
     throw request(
       `toProviderTools format must be one of ${Object.keys(PROVIDER_NAME_RULES).join(", ")}`,
     );
   }
   const strict = readStrict(format, options);
-  let names: readonly string[];
-  try {
-    names = registry.names;
-  } catch (cause) {
-    // An object made from ToolRegistry.prototype passes instanceof but has no Tools to read.
-    throw new SchemaToolError("INVALID_PROVIDER_REQUEST", "toProviderTools needs a ToolRegistry", {
-      cause,
-    });
-  }
+  // Through the private map, by index, into slots defined here: a host sends this list on
+  // every turn, after Tools ran, and a Tool that replaced the registry's `names` or `get`, the
+  // array iterator or `push` would decide what the model is told.
+  const names = registryNames(registry);
   const tools: ProviderToolShapes[Format][] = [];
-  for (const name of names) {
-    const tool = registry.get(name);
+  for (let index = 0; index < names.length; index += 1) {
+    const tool = lookupTool(registry, names[index] as string);
     if (tool === undefined) continue;
     assertToolName(tool.name, format);
     const schema = tool.parameters ?? EMPTY_OBJECT;
@@ -183,9 +181,8 @@ export function toProviderTools<Format extends ProviderFormat>(
         { toolName: tool.name },
       );
     }
-    tools.push(
-      toolShape(format, tool.name, tool.description, schema, strict) as ProviderToolShapes[Format],
-    );
+    const shape = toolShape(format, tool.name, tool.description, schema, strict);
+    addSlot(tools, tools.length, shape as ProviderToolShapes[Format]);
   }
   return deepFreeze(tools);
 }
