@@ -38,6 +38,7 @@ import {
   controllerAbort,
   controllerSignal,
   freeze,
+  ownDataValue,
   promiseThen,
   removeEventListener,
   signalReason,
@@ -291,7 +292,9 @@ export class DurableRound {
       return this.#settle(state, result);
     }
     state.decision = progress.decision;
-    const answer = (progress.decision as { readonly answer?: unknown }).answer;
+    // An own field only: a gate that threw journals `{ threw }`, and a getter a Tool planted on
+    // Object.prototype must not turn that into a step (the journal would differ on replay).
+    const answer = ownDataValue(progress.decision, "answer");
     if (answer === true) return this.#startStep(state);
     // Refused or failed: the core writes the result from the journaled decision; the Tool never runs.
     const result = await runPreparedToolCall(state.prepared);

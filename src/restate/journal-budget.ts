@@ -26,7 +26,7 @@ import {
 } from "../../course/src/index.ts";
 import { type OutputLevel, resolvedCallBudgets } from "../../course/src/internal.ts";
 import { type JournaledResult, toJournal } from "./journal-entry.ts";
-import { freeze, isSafeInteger, stringCharCodeAt } from "./restate-intrinsics.ts";
+import { freeze, isSafeInteger, ownDataValue, stringCharCodeAt } from "./restate-intrinsics.ts";
 
 /**
  * The default `maxJournalBytes`: 32 MiB, under Restate's default message
@@ -155,7 +155,9 @@ function measureEntry(entry: JournaledResult, measure: (text: string) => number)
     measure(entry.toolCallId) +
     measure(entry.toolName) +
     measure(entry.content);
-  const parts = entry.parts;
+  // Own fields only (see toJournal): an entry without parts, or a file part without a name,
+  // would read a getter a Tool planted on Object.prototype.
+  const parts = ownDataValue(entry, "parts") as JournaledResult["parts"];
   if (parts === undefined) return total;
   for (let index = 0; index < parts.length; index += 1) {
     const part = parts[index] as NonNullable<JournaledResult["parts"]>[number];
@@ -163,7 +165,8 @@ function measureEntry(entry: JournaledResult, measure: (text: string) => number)
     if (part.type === "text") total += measure(part.text);
     else {
       total += part.data.length + measure(part.mimeType);
-      if (part.type === "file" && part.name !== undefined) total += measure(part.name);
+      const name = part.type === "file" ? ownDataValue(part, "name") : undefined;
+      if (typeof name === "string") total += measure(name);
     }
   }
   return total;

@@ -48,7 +48,10 @@ export function toJournal(result: CourseToolResultMessage): JournaledResult {
     content: result.content,
     isError: result.isError,
   };
-  return result.parts === undefined ? entry : { ...entry, parts: result.parts };
+  // An own field only: a text result has no `parts`, and a getter a Tool planted on
+  // Object.prototype would otherwise put its parts into another call's journaled result.
+  const parts = ownDataValue(result, "parts") as CourseToolResultMessage["parts"];
+  return parts === undefined ? entry : { ...entry, parts };
 }
 
 /** One part read back from the journal, frozen; undefined when it is not a part the core writes. */
