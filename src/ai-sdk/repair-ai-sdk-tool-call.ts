@@ -5,8 +5,29 @@
  * quotes the whole text back into the next prompt.
  */
 
+import {
+  addSlot,
+  defineProperty,
+  getPrototypeOf,
+  hasOwn,
+  isArray,
+  NativeError,
+  ownDataValue,
+  stringCharCodeAt,
+  stringSlice,
+} from "../../course/src/internal.ts";
 import { PendingRepairs } from "../frameworks/pending-repairs.ts";
 import { parseToolArguments } from "../providers/argument-limits.ts";
+
+// The hook runs in a model's step, after the step's Tools ran in this process: what it calls
+// is captured at load, or the core's copy. A Tool that replaced `Array.from`, `slice`, `join`,
+// `JSON.stringify` or `toLocaleString` could lift the name's cut or forge the quote the model
+// reads; `Object.keys` the list of tools; `Object.hasOwn`, `Object.values` or `push` could hide
+// a `__proto__` key, and `Error[Symbol.hasInstance]` keep the hook from answering at all.
+const nativeStringify = JSON.stringify;
+const nativeKeys = Object.keys;
+const nativeValues = Object.values;
+const ErrorPrototype: object = NativeError.prototype;
 
 /**
  * The bridged Tools of `toAiSdkTools`, the only ones the hook serves (every
@@ -47,15 +68,24 @@ export class AiSdkUnknownToolError extends Error {
   readonly toolName: string;
 
   constructor(toolName: string, available: readonly string[]) {
-    const points = Array.from(toolName);
+    const points = codePoints(toolName);
     // Quoted as JSON: a quote or a line break in the name cannot pose as the text around it.
     const quoted =
-      points.length <= NAME_SHOWN
-        ? JSON.stringify(toolName)
-        : `${JSON.stringify(`${points.slice(0, NAME_SHOWN).join("")}…`)} (${points.length.toLocaleString("en-US")} code points)`;
-    const list = available.length === 0 ? "none" : available.join(", ");
+      points <= NAME_SHOWN
+        ? nativeStringify(toolName)
+        : `${nativeStringify(`${stringSlice(toolName, 0, headUnits(toolName, NAME_SHOWN))}…`)} (${grouped(points)} code points)`;
+    // By index, as `join` would write them (a missing name is empty).
+    let list = available.length === 0 ? "none" : "";
+    for (let index = 0; index < available.length; index += 1) {
+      list += `${index === 0 ? "" : ", "}${available[index] ?? ""}`;
+    }
     super(`Unknown Tool ${quoted}; available tools: ${list}`);
-    Object.defineProperty(this, "name", { value: "AiSdkUnknownToolError", enumerable: false });
+    // A null-prototype descriptor, by the captured define: no `get` planted on Object.prototype.
+    defineProperty(this, "name", {
+      __proto__: null,
+      value: "AiSdkUnknownToolError",
+      enumerable: false,
+    } as PropertyDescriptor);
     this.toolName = toolName;
   }
 
@@ -63,6 +93,38 @@ export class AiSdkUnknownToolError extends Error {
   override toString(): string {
     return this.message;
   }
+}
+
+/** The code units of the code point at `index` of `text`: 2 for a surrogate pair, else 1. */
+function unitsAt(text: string, index: number): number {
+  const unit = stringCharCodeAt(text, index);
+  const next = stringCharCodeAt(text, index + 1);
+  return unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
+}
+
+/** The code points of `text`, as `Array.from` counts them (a lone surrogate is one). */
+function codePoints(text: string): number {
+  let count = 0;
+  for (let index = 0; index < text.length; count += 1) index += unitsAt(text, index);
+  return count;
+}
+
+/** The code units of the first `count` code points of `text`. */
+function headUnits(text: string, count: number): number {
+  let index = 0;
+  for (let seen = 0; seen < count && index < text.length; seen += 1) index += unitsAt(text, index);
+  return index;
+}
+
+/** A count as `toLocaleString("en-US")` writes it: thousands apart by commas. */
+function grouped(count: number): string {
+  const digits = `${count}`;
+  let text = "";
+  for (let index = 0; index < digits.length; index += 1) {
+    const left = digits.length - index;
+    text += index > 0 && left % 3 === 0 ? `,${digits[index]}` : digits[index];
+  }
+  return text;
 }
 
 /** The parts of the SDK's repair options the hook reads. */
@@ -80,16 +142,26 @@ interface ModelToolCall {
   readonly input: string;
 }
 
-/** An own data property's value: a getter on the ToolSet or the call is never run for these reads. */
+/**
+ * An own data property's value: a getter on the ToolSet or the call is never run for these
+ * reads, nor a `value` planted on Object.prototype taken for the descriptor's.
+ */
 function ownValue(holder: unknown, key: string): unknown {
   if (typeof holder !== "object" || holder === null) return undefined;
-  const descriptor = Object.getOwnPropertyDescriptor(holder, key);
-  return descriptor !== undefined && "value" in descriptor ? descriptor.value : undefined;
+  return ownDataValue(holder, key);
 }
 
-/** The SDK marks its errors with a symbol-named brand; its `name` is the stable public part. */
+/**
+ * The SDK marks its errors with a symbol-named brand; its `name` is the stable public part.
+ * `instanceof Error` by the prototype chain, read with the captured getPrototypeOf: a
+ * `Symbol.hasInstance` planted on `Error` is never asked.
+ */
 function errorName(error: unknown): string | undefined {
-  return error instanceof Error ? error.name : undefined;
+  if (typeof error !== "object" || error === null) return undefined;
+  for (let proto = getPrototypeOf(error); proto !== null; proto = getPrototypeOf(proto)) {
+    if (proto === ErrorPrototype) return (error as Error).name;
+  }
+  return undefined;
 }
 
 /**
@@ -99,20 +171,27 @@ function errorName(error: unknown): string | undefined {
  * recursion.
  */
 export function holdsPrototypeKey(value: unknown): boolean {
+  // A stack of own slots by index (addSlot: no index setter on Array.prototype takes a push).
   const pending: unknown[] = [value];
-  while (pending.length > 0) {
-    const node = pending.pop();
+  let top = 1;
+  while (top > 0) {
+    top -= 1;
+    const node = pending[top];
     if (typeof node !== "object" || node === null) continue;
-    if (!Array.isArray(node)) {
-      if (Object.hasOwn(node, "__proto__")) return true;
-      const holder = Object.hasOwn(node, "constructor")
+    if (!isArray(node)) {
+      if (hasOwn(node, "__proto__")) return true;
+      const holder = hasOwn(node, "constructor")
         ? (node as Record<string, unknown>).constructor
         : undefined;
-      if (typeof holder === "object" && holder !== null && Object.hasOwn(holder, "prototype")) {
+      if (typeof holder === "object" && holder !== null && hasOwn(holder, "prototype")) {
         return true;
       }
     }
-    for (const child of Object.values(node)) pending.push(child);
+    const children = nativeValues(node);
+    for (let index = 0; index < children.length; index += 1) {
+      addSlot(pending, top, children[index]);
+      top += 1;
+    }
   }
   return false;
 }
@@ -159,8 +238,10 @@ export function holdsPrototypeKey(value: unknown): boolean {
  * });
  */
 export async function repairAiSdkToolCall(options: RepairOptions): Promise<ModelToolCall | null> {
-  // Each field read once: a getter could answer differently the second time.
-  const { toolCall, tools, error } = options ?? {};
+  // Each field read once: a getter could answer differently the second time. No options: no
+  // fields (an empty object would read any planted on Object.prototype).
+  if (typeof options !== "object" || options === null) return null;
+  const { toolCall, tools, error } = options;
   const kind = errorName(error);
   if (kind !== "AI_InvalidToolInputError" && kind !== "AI_NoSuchToolError") return null;
   const name = ownValue(toolCall, "toolName");
@@ -168,7 +249,7 @@ export async function repairAiSdkToolCall(options: RepairOptions): Promise<Model
   if (typeof name !== "string" || typeof input !== "string") return null;
   const tool = ownValue(tools, name);
   if (tool === undefined && kind === "AI_NoSuchToolError") {
-    const available = typeof tools === "object" && tools !== null ? Object.keys(tools) : [];
+    const available = typeof tools === "object" && tools !== null ? nativeKeys(tools) : [];
     throw new AiSdkUnknownToolError(name, available);
   }
   // Checked before parsing: text for a tool that is not ours is never read.

@@ -6,12 +6,51 @@
  */
 
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { EventEmitter } from "node:events";
+import {
+  createServer,
+  Server as HttpServer,
+  type IncomingMessage,
+  OutgoingMessage,
+  ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolRegistry } from "../../course/src/index.ts";
+import {
+  addEventListener,
+  addSlot,
+  apply,
+  controllerAbort,
+  controllerSignal,
+  freeze,
+  getOwnPropertyDescriptor,
+  mapGet,
+  mapIteratorNext,
+  mapSet,
+  mapSize,
+  mapValues,
+  mathMax,
+  mathMin,
+  NativeAbortController,
+  NativeError,
+  NativePromise,
+  ownDataValue,
+  promiseThen,
+  reflectGet,
+  removeEventListener,
+  setAdd,
+  setDelete,
+  setSize,
+  signalAborted,
+  signalReason,
+  startTimer,
+  stopTimer,
+  stringCharCodeAt,
+  stringSlice,
+} from "../../course/src/internal.ts";
 import { oneLine } from "./bounded-text.ts";
 import { bearerCheck, checkToken, headerRules, refusedHeader } from "./http-guards.ts";
 import { checkHttpOptions, type McpHttpOptions } from "./http-options.ts";
@@ -49,6 +88,40 @@ interface Session {
   lastSeen: number;
 }
 
+// Per request, sweep and stop, built-ins captured at load: served Tools may replace the live
+// ones (`Map.prototype.get` giving another client's session, `Date.now` keeping idle sessions,
+// `setTimeout` lifting the grace). A built-in module's named import is a live binding
+// `module.syncBuiltinESMExports()` refreshes (a replaced `randomUUID`): copied too.
+const nativeRandomUUID = randomUUID;
+const nativeStringify = JSON.stringify;
+const NativeString = String;
+const dateNow = Date.now;
+const mapDelete = Map.prototype.delete;
+const nativeSetInterval = setInterval;
+const nativeClearInterval = clearInterval;
+// What we call on node's objects, as at load: replaced on the shared prototypes, it could
+// answer a refusal with something else, or keep a stopped server's sockets open.
+type Method = (...args: never[]) => unknown;
+const headersSent = getOwnPropertyDescriptor(OutgoingMessage.prototype, "headersSent")?.get;
+const writeHead = reflectGet(ServerResponse.prototype, "writeHead") as Method;
+const endResponse = reflectGet(ServerResponse.prototype, "end") as Method;
+const destroyResponse = reflectGet(ServerResponse.prototype, "destroy") as Method;
+const addListener = reflectGet(EventEmitter.prototype, "on") as Method;
+const closeServer = reflectGet(HttpServer.prototype, "close") as Method;
+const closeIdle = reflectGet(HttpServer.prototype, "closeIdleConnections") as Method;
+const closeAll = reflectGet(HttpServer.prototype, "closeAllConnections") as Method;
+
+/** Null-prototype `{ once: true }`: `addEventListener` reads no option planted on Object.prototype. */
+const ONCE = freeze({ __proto__: null, once: true } as AddEventListenerOptions);
+
+/** Runs `listener` when `response` closes, by the captured `on` (`close` is emitted once). */
+const onClose = (response: ServerResponse, listener: () => void): unknown =>
+  apply(addListener, response, ["close", listener]);
+
+const ignore = (): void => {};
+/** `promise` with its rejection dropped, by the captured `then` (no live `catch`). */
+const settled = (promise: Promise<unknown>): Promise<void> => promiseThen(promise, ignore, ignore);
+
 /** A JSON-RPC error body, as the SDK's transport writes its own refusals. */
 function refuse(
   response: ServerResponse,
@@ -56,28 +129,31 @@ function refuse(
   message: string,
   headers: Readonly<Record<string, string>> = {},
 ): void {
-  if (response.headersSent) {
-    response.destroy();
+  if (apply(headersSent as Method, response, [])) {
+    apply(destroyResponse, response, []);
     return;
   }
   // The request's body is never read after a refusal: close the connection instead of draining it.
-  response.writeHead(status, {
-    "content-type": "application/json",
-    connection: "close",
-    ...headers,
-  });
-  response.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+  // Null prototypes: node reads no header, and the captured stringify no `toJSON`, planted there.
+  apply(writeHead, response, [
+    status,
+    { __proto__: null, "content-type": "application/json", connection: "close", ...headers },
+  ]);
+  const error = { __proto__: null, code: -32000, message };
+  const body = nativeStringify({ __proto__: null, jsonrpc: "2.0", error, id: null });
+  apply(endResponse, response, [body]);
 }
 
 /** Resolves when `done()` holds or after `ms`, whichever is first; `wake` re-checks. */
 function waitFor(done: () => boolean, ms: number): { promise: Promise<void>; wake: () => void } {
   let wake = (): void => {};
-  const promise = new Promise<void>((resolve) => {
+  // The captured Promise and timers: a replaced `setTimeout` would lift the grace period.
+  const promise = new NativePromise<void>((resolve) => {
     if (done()) return resolve();
-    const timer = setTimeout(resolve, ms);
+    const timer = startTimer(resolve, ms);
     wake = () => {
       if (!done()) return;
-      clearTimeout(timer);
+      stopTimer(timer);
       resolve();
     };
   });
@@ -122,44 +198,49 @@ export async function serveToolRegistryHttp(
     settings.token === undefined ? undefined : bearerCheck(checkToken(settings.token));
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
 
-  const stopping = new AbortController();
+  const stopping = new NativeAbortController();
+  const stopSignal = controllerSignal(stopping);
   const sessions = new Map<string, Session>();
   // Set by the first close(); from then on every new request is refused.
   let closing: Promise<void> | undefined;
   let callsInFlight = 0;
   let wakeStop = (): void => {};
   // Every tools/call gets the shutdown signal too; one aborted by it is answered, not dropped.
+  // The signals are read and hooked through the captured getters and methods: a replaced
+  // `aborted`, `abort` or `addEventListener` would keep a cancellation or the stop from the call.
   const wrap =
     (handler: McpCallHandler): McpCallHandler =>
     async (request, extra) => {
-      callsInFlight += 1;
+      const own = extra.signal;
       // One controller per call, unhooked in `finally` (AbortSignal.any would keep every call's
       // signal reachable from the server-wide one for as long as the server runs).
-      const controller = new AbortController();
+      const controller = new NativeAbortController();
       const abort = (): void =>
-        controller.abort(extra.signal.aborted ? extra.signal.reason : stopping.signal.reason);
-      extra.signal.addEventListener("abort", abort, { once: true });
-      stopping.signal.addEventListener("abort", abort, { once: true });
-      if (extra.signal.aborted || stopping.signal.aborted) abort();
+        controllerAbort(controller, signalReason(signalAborted(own) ? own : stopSignal));
+      addEventListener(own, "abort", abort, ONCE);
+      addEventListener(stopSignal, "abort", abort, ONCE);
+      callsInFlight += 1;
+      if (signalAborted(own) || signalAborted(stopSignal)) abort();
       try {
-        return await handler(request, { ...extra, signal: controller.signal });
+        return await handler(request, { ...extra, signal: controllerSignal(controller) });
       } catch (thrown) {
-        if (stopping.signal.aborted && !extra.signal.aborted) {
+        if (signalAborted(stopSignal) && !signalAborted(own)) {
+          const name = nativeStringify(stringSlice(request.params.name, 0, 80));
           throw new McpError(
             ErrorCode.InternalError,
-            `the server stopped before Tool ${JSON.stringify(request.params.name.slice(0, 80))} finished; its call was aborted and its effects are unknown`,
+            `the server stopped before Tool ${name} finished; its call was aborted and its effects are unknown`,
           );
         }
         throw thrown;
       } finally {
-        extra.signal.removeEventListener("abort", abort);
-        stopping.signal.removeEventListener("abort", abort);
+        removeEventListener(own, "abort", abort);
+        removeEventListener(stopSignal, "abort", abort);
         callsInFlight -= 1;
         wakeStop();
         // A call the client cancelled gets no answer, so the SDK would keep its event stream (and
         // the keep-alive pings on it) open until the client leaves: end it here.
-        if (extra.signal.aborted && extra.sessionId !== undefined) {
-          sessions.get(extra.sessionId)?.transport.closeSSEStream(extra.requestId);
+        if (signalAborted(own) && extra.sessionId !== undefined) {
+          mapGet(sessions, extra.sessionId)?.transport.closeSSEStream(extra.requestId);
         }
       }
     };
@@ -177,9 +258,9 @@ export async function serveToolRegistryHttp(
     response: ServerResponse,
   ): Promise<void> {
     if (request.method === "POST") {
-      openPosts.add(response);
-      response.once("close", () => {
-        openPosts.delete(response);
+      setAdd(openPosts, response);
+      onClose(response, () => {
+        setDelete(openPosts, response);
         wakeStop();
       });
     }
@@ -197,31 +278,30 @@ export async function serveToolRegistryHttp(
     const server = makeServer();
     await server.connect(transport);
     // The request's server ends with its connection: a client that goes away aborts its call.
-    response.once("close", () => {
-      server.close().catch(() => {});
-    });
+    onClose(response, () => settled(server.close()));
     await run(transport, request, response);
   }
 
   async function serveSession(request: IncomingMessage, response: ServerResponse) {
-    const id = request.headers["mcp-session-id"];
+    // Own headers only (see `listener`).
+    const id = ownDataValue(request.headers, "mcp-session-id");
     if (typeof id === "string") {
-      const session = sessions.get(id);
+      const session = mapGet(sessions, id);
       if (session === undefined) return refuse(response, 404, "Session not found");
       session.active += 1;
-      session.lastSeen = Date.now();
+      session.lastSeen = dateNow();
       try {
         await run(session.transport, request, response);
       } finally {
         session.active -= 1;
-        session.lastSeen = Date.now();
+        session.lastSeen = dateNow();
       }
       return;
     }
     if (request.method !== "POST") {
       return refuse(response, 400, "Bad Request: Mcp-Session-Id header is required");
     }
-    if (sessions.size + opening >= settings.maxSessions) {
+    if (mapSize(sessions) + opening >= settings.maxSessions) {
       return refuse(response, 503, `Too many sessions (at most ${settings.maxSessions})`, {
         "retry-after": "5",
       });
@@ -230,13 +310,13 @@ export async function serveToolRegistryHttp(
     const server = makeServer();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       ...transportOptions,
-      sessionIdGenerator: randomUUID,
+      sessionIdGenerator: nativeRandomUUID,
       onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, { server, transport, active: 1, lastSeen: Date.now() });
+        mapSet(sessions, sessionId, { server, transport, active: 1, lastSeen: dateNow() });
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+      if (transport.sessionId !== undefined) apply(mapDelete, sessions, [transport.sessionId]);
     };
     try {
       await server.connect(transport);
@@ -244,23 +324,31 @@ export async function serveToolRegistryHttp(
     } finally {
       opening -= 1;
       const session =
-        transport.sessionId === undefined ? undefined : sessions.get(transport.sessionId);
-      if (session === undefined) await server.close().catch(() => {});
+        transport.sessionId === undefined ? undefined : mapGet(sessions, transport.sessionId);
+      if (session === undefined) await settled(server.close());
       else session.active -= 1;
     }
   }
 
   const endpoint = settings.path;
   async function listener(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const refused = refusedHeader(request.headers, rules);
+    // `headers` is node's non-configurable getter, but the object it answers inherits from
+    // Object.prototype: only own headers count, so a planted `authorization` never stands in.
+    const headers = request.headers;
+    const refused = refusedHeader(headers, rules);
     if (refused !== undefined) return refuse(response, 403, `Forbidden: ${refused}`);
+    const authorization = ownDataValue(headers, "authorization") as string | undefined;
     // Before the body, the path or anything else: nothing is reachable without the token.
-    if (authorized !== undefined && !authorized(request.headers.authorization)) {
+    if (authorized !== undefined && !authorized(authorization)) {
       return refuse(response, 401, "Unauthorized: a valid bearer token is required", {
         "www-authenticate": 'Bearer realm="toolbound"',
       });
     }
-    const path = (request.url ?? "").split("?")[0];
+    // The path is what comes before the first "?", found by code unit: no live `split`.
+    const target = request.url ?? "";
+    let end = 0;
+    while (end < target.length && stringCharCodeAt(target, end) !== 0x3f) end += 1;
+    const path = stringSlice(target, 0, end);
     if (path !== endpoint)
       return refuse(response, 404, `Not found: the MCP endpoint is ${endpoint}`);
     if (closing !== undefined) {
@@ -271,10 +359,9 @@ export async function serveToolRegistryHttp(
   }
 
   const httpServer = createServer((request, response) => {
-    listener(request, response).catch((thrown: unknown) => {
-      log(
-        `toolbound mcp: HTTP request failed: ${oneLine(String(thrown instanceof Error ? thrown.message : thrown)).slice(0, 500)}`,
-      );
+    promiseThen(listener(request, response), ignore, (thrown: unknown) => {
+      const text = NativeString(thrown instanceof Error ? thrown.message : thrown);
+      log(`toolbound mcp: HTTP request failed: ${stringSlice(oneLine(text), 0, 500)}`);
       refuse(response, 500, "Internal error");
     });
   });
@@ -287,15 +374,17 @@ export async function serveToolRegistryHttp(
   });
 
   // Sessions nobody has used for a while are closed, so abandoned clients do not pile up.
-  const sweep = setInterval(
+  // The Map's captured `values` and iterator `next`: no live iterator decides what is swept.
+  const sweep = nativeSetInterval(
     () => {
-      const idleSince = Date.now() - settings.sessionIdleMs;
-      for (const session of sessions.values()) {
-        if (session.active === 0 && session.lastSeen < idleSince)
-          session.server.close().catch(() => {});
+      const idleSince = dateNow() - settings.sessionIdleMs;
+      const each = mapValues(sessions);
+      for (let step = mapIteratorNext(each); step.done !== true; step = mapIteratorNext(each)) {
+        const session = step.value;
+        if (session.active === 0 && session.lastSeen < idleSince) settled(session.server.close());
       }
     },
-    Math.min(60_000, Math.max(1_000, settings.sessionIdleMs / 2)),
+    mathMin(60_000, mathMax(1_000, settings.sessionIdleMs / 2)),
   );
   sweep.unref();
 
@@ -303,24 +392,31 @@ export async function serveToolRegistryHttp(
   const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
 
   async function stop(): Promise<void> {
-    clearInterval(sweep);
-    const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
-    httpServer.closeIdleConnections();
+    nativeClearInterval(sweep);
+    const closed = new NativePromise<void>((resolve) => {
+      apply(closeServer, httpServer, [() => resolve()]);
+    });
+    apply(closeIdle, httpServer, []);
     const drained = waitFor(() => callsInFlight === 0, settings.shutdownGraceMs);
     wakeStop = drained.wake;
     await drained.promise;
-    stopping.abort(new Error("the server is stopping"));
-    const flushed = waitFor(() => openPosts.size === 0, ABORT_FLUSH_MS);
+    controllerAbort(stopping, new NativeError("the server is stopping"));
+    const flushed = waitFor(() => setSize(openPosts) === 0, ABORT_FLUSH_MS);
     wakeStop = flushed.wake;
     await flushed.promise;
-    await Promise.all(
-      [...sessions.values()].map((session) => session.server.close().catch(() => {})),
-    );
-    httpServer.closeAllConnections();
+    // All started, then awaited by index (no live Promise.all, iterator or `map`). A session's
+    // close deletes it from the Map, which its iterator allows.
+    const closes: Promise<void>[] = [];
+    const each = mapValues(sessions);
+    for (let step = mapIteratorNext(each); step.done !== true; step = mapIteratorNext(each)) {
+      addSlot(closes, closes.length, settled(step.value.server.close()));
+    }
+    for (let index = 0; index < closes.length; index += 1) await closes[index];
+    apply(closeAll, httpServer, []);
     await closed;
   }
 
-  return Object.freeze({
+  return freeze({
     url: `http://${urlHost}:${address.port}${endpoint}`,
     host: address.address,
     port: address.port,

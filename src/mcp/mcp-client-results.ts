@@ -15,7 +15,55 @@ import {
   type ToolContentPart,
   toolContent,
 } from "../../course/src/index.ts";
+import {
+  addSlot,
+  getPrototypeOf,
+  hasOwn,
+  isArray,
+  MISSING,
+  mathMax,
+  mathMin,
+  NativeError,
+  ownDataValue,
+  readOwnValue,
+  regExpTest,
+  sealedRegExp,
+  stringCharCodeAt,
+  stringSlice,
+  stringTrim,
+} from "../../course/src/internal.ts";
 import { cutText, oneLine } from "./bounded-text.ts";
+
+// A remote server's results are read inside a Tool's call, after other Tools ran in this
+// process: what reads them is captured at load (or the core's copy). A Tool that replaced
+// `map`, `join`, `slice`, `split`, `trim` or `RegExp.prototype.exec` could forge or unbound the
+// text the model reads; optional fields (`mimeType`, `description`, a resource's `text` or
+// `blob`, `structuredContent`) are read as own data, so none planted on Object.prototype counts.
+const NativeString = String;
+const McpErrorPrototype: object = McpError.prototype;
+const ErrorPrototype: object = NativeError.prototype;
+const REQUEST_TIMEOUT = ErrorCode.RequestTimeout;
+const CONNECTION_CLOSED = ErrorCode.ConnectionClosed;
+
+/** `value instanceof` the class of `prototype`, by the captured getPrototypeOf (no `Symbol.hasInstance`). */
+function inherits(value: unknown, prototype: object): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  for (let proto = getPrototypeOf(value); proto !== null; proto = getPrototypeOf(proto)) {
+    if (proto === prototype) return true;
+  }
+  return false;
+}
+
+/** `list.map(show).join(separator)` by index (an undefined or null value is empty, as in `join`). */
+function joined<T>(list: readonly T[], separator: string, show: (item: T) => unknown): string {
+  let text = "";
+  for (let index = 0; index < list.length; index += 1) {
+    const value = show(list[index] as T);
+    text += `${index === 0 ? "" : separator}${value === undefined || value === null ? "" : value}`;
+  }
+  return text;
+}
+const itself = (item: unknown): unknown => item;
 
 /**
  * The longest failure message a Tool throws about a request, in code points.
@@ -29,8 +77,11 @@ type ContentItem = CallToolResult["content"][number];
 
 /** Bytes held by base64 text (padding discounted), without decoding it. */
 function base64Bytes(data: string): number {
-  const padding = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
-  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
+  const last = data.length - 1;
+  const padding =
+    stringCharCodeAt(data, last) !== 0x3d ? 0 : stringCharCodeAt(data, last - 1) === 0x3d ? 2 : 1;
+  const units = data.length * 3;
+  return mathMax(0, (units - (units % 4)) / 4 - padding);
 }
 
 /** A short, single-line label from a server's string (a URI, a MIME type, a name). */
@@ -54,38 +105,49 @@ export function contentText(item: ContentItem): string {
       return `[${item.type}: ${label(item.mimeType)}, ${base64Bytes(item.data)} bytes]`;
     case "resource": {
       const { resource } = item;
-      const mime = resource.mimeType === undefined ? "" : `, ${label(resource.mimeType)}`;
-      if ("text" in resource && typeof resource.text === "string") {
-        return `[resource ${label(resource.uri)}${mime}]\n${resource.text}`;
-      }
-      const blob = "blob" in resource && typeof resource.blob === "string" ? resource.blob : "";
-      return `[resource ${label(resource.uri)}${mime}, ${base64Bytes(blob)} bytes]`;
+      const mimeType = ownDataValue(resource, "mimeType") as string | undefined;
+      const mime = mimeType === undefined ? "" : `, ${label(mimeType)}`;
+      const text = ownDataValue(resource, "text");
+      if (typeof text === "string") return `[resource ${label(resource.uri)}${mime}]\n${text}`;
+      const blob = ownDataValue(resource, "blob");
+      const bytes = base64Bytes(typeof blob === "string" ? blob : "");
+      return `[resource ${label(resource.uri)}${mime}, ${bytes} bytes]`;
     }
     case "resource_link": {
-      const mime = item.mimeType === undefined ? "" : `, ${label(item.mimeType)}`;
-      const about = item.description === undefined ? "" : `: ${label(item.description, 500)}`;
+      const mimeType = ownDataValue(item, "mimeType") as string | undefined;
+      const description = ownDataValue(item, "description") as string | undefined;
+      const mime = mimeType === undefined ? "" : `, ${label(mimeType)}`;
+      const about = description === undefined ? "" : `: ${label(description, 500)}`;
       return `[resource link ${label(item.name)} <${label(item.uri)}>${mime}${about}]`;
     }
     default:
-      return `[${label(String((item as { type?: unknown }).type))} content]`;
+      return `[${label(NativeString((item as { type?: unknown }).type))} content]`;
   }
 }
 
 /** Whether an item carries bytes: an image, audio, or an embedded resource with a blob. */
 function isBinary(item: ContentItem): boolean {
   if (item.type === "image" || item.type === "audio") return true;
-  return item.type === "resource" && "blob" in item.resource;
+  return item.type === "resource" && hasOwn(item.resource, "blob");
 }
 
 // A file name the boundary can show: the last segment of a resource's URI, when it is plain.
-const PLAIN_NAME = new RegExp(`^[A-Za-z0-9._-]{1,${TOOL_CONTENT_MAX_NAME_CHARACTERS}}$`);
+// Sealed: its own `exec` is the original, whatever `RegExp.prototype.exec` becomes.
+const PLAIN_NAME = sealedRegExp(
+  new RegExp(`^[A-Za-z0-9._-]{1,${TOOL_CONTENT_MAX_NAME_CHARACTERS}}$`),
+);
+
+/** "/", "?" or "#": where a URI's segments end. */
+const isSeparator = (unit: number): boolean => unit === 0x2f || unit === 0x3f || unit === 0x23;
 
 function fileName(uri: string): string | undefined {
-  const last = uri
-    .split(/[/?#]/)
-    .filter((segment) => segment !== "")
-    .at(-1);
-  return last !== undefined && PLAIN_NAME.test(last) ? last : undefined;
+  // The last non-empty segment, found by code unit (no live `split`, `filter` or `at`).
+  let end = uri.length;
+  while (end > 0 && isSeparator(stringCharCodeAt(uri, end - 1))) end -= 1;
+  let start = end;
+  while (start > 0 && !isSeparator(stringCharCodeAt(uri, start - 1))) start -= 1;
+  const last = stringSlice(uri, start, end);
+  return last !== "" && regExpTest(PLAIN_NAME, last) ? last : undefined;
 }
 
 /** One content item as a part: bytes as they came (the boundary checks them), anything else as text. */
@@ -93,13 +155,10 @@ function toPart(item: ContentItem): ToolContentPart {
   if (item.type === "image" || item.type === "audio") {
     return { type: item.type, data: item.data, mimeType: item.mimeType };
   }
-  if (
-    item.type === "resource" &&
-    "blob" in item.resource &&
-    typeof item.resource.blob === "string"
-  ) {
-    const { uri, mimeType, blob } = item.resource;
-    const name = fileName(uri);
+  const blob = item.type === "resource" ? ownDataValue(item.resource, "blob") : undefined;
+  if (item.type === "resource" && typeof blob === "string") {
+    const mimeType = ownDataValue(item.resource, "mimeType") as string | undefined;
+    const name = fileName(item.resource.uri);
     return {
       type: "file",
       data: blob,
@@ -125,14 +184,23 @@ function toPart(item: ContentItem): ToolContentPart {
  */
 export function resultOutput(result: CallToolResult): unknown {
   const { content } = result;
-  if (content.length === 0 && result.structuredContent !== undefined) {
-    return result.structuredContent;
+  const structured = ownDataValue(result, "structuredContent");
+  if (content.length === 0 && structured !== undefined) return structured;
+  // By index, and parts added as own slots (no index setter on Array.prototype takes them).
+  let binary = false;
+  for (let index = 0; index < content.length && !binary; index += 1) {
+    binary = isBinary(content[index] as ContentItem);
   }
-  if (!content.some(isBinary)) return content.map(contentText).join("\n");
+  if (!binary) return joined(content, "\n", contentText);
   const room = TOOL_CONTENT_MAX_PARTS - 1;
-  const parts = content.slice(0, room).map(toPart);
+  const parts: ToolContentPart[] = [];
+  const shown = mathMin(content.length, room);
+  for (let index = 0; index < shown; index += 1) {
+    addSlot(parts, index, toPart(content[index] as ContentItem));
+  }
   if (content.length > room) {
-    parts.push({ type: "text", text: `[${content.length - room} more content items omitted]` });
+    const text = `[${content.length - room} more content items omitted]`;
+    addSlot(parts, parts.length, { type: "text", text });
   }
   return toolContent(parts);
 }
@@ -146,22 +214,26 @@ export function resultOutput(result: CallToolResult): unknown {
  * errorResultMessage({ content: [{ type: "text", text: "Access denied" }], isError: true }); // "Access denied"
  */
 export function errorResultMessage(result: CallToolResult): string {
-  const text = result.content.map(contentText).join("\n").trim();
+  const text = stringTrim(joined(result.content, "\n", contentText));
   if (text === "") return "the MCP server reported an error without a message";
   return cutText(text, MAX_FAILURE_CHARACTERS, (total) => `… [${total} characters, cut]`);
 }
 
 /** The issues of the SDK's schema check (a zod error), as `path: message` pairs, or undefined. */
 function schemaIssues(thrown: unknown): string | undefined {
-  const issues = (thrown as { issues?: unknown } | null)?.issues;
-  if (!(thrown instanceof Error) || !Array.isArray(issues)) return undefined;
-  return issues
-    .slice(0, 5)
-    .map((issue: { path?: unknown; message?: unknown }) => {
-      const path = Array.isArray(issue.path) ? issue.path.join(".") : "";
-      return `${path === "" ? "result" : path}: ${String(issue.message)}`;
-    })
-    .join("; ");
+  // The error's own `issues` (a zod error's are): none planted on Object.prototype counts.
+  const issues = inherits(thrown, ErrorPrototype)
+    ? readOwnValue(thrown as object, "issues")
+    : MISSING;
+  if (!isArray(issues)) return undefined;
+  let text = "";
+  const shown = mathMin(issues.length, 5);
+  for (let index = 0; index < shown; index += 1) {
+    const issue = issues[index] as { path?: unknown; message?: unknown };
+    const path = isArray(issue.path) ? joined(issue.path, ".", itself) : "";
+    text += `${index === 0 ? "" : "; "}${path === "" ? "result" : path}: ${NativeString(issue.message)}`;
+  }
+  return text;
 }
 
 /**
@@ -176,17 +248,21 @@ function schemaIssues(thrown: unknown): string | undefined {
  */
 export function requestFailure(thrown: unknown, timeoutMs: number): string {
   let message: string;
-  if (thrown instanceof McpError && thrown.code === ErrorCode.RequestTimeout) {
+  const mcp = inherits(thrown, McpErrorPrototype) ? (thrown as McpError) : undefined;
+  const issues = mcp === undefined ? schemaIssues(thrown) : undefined;
+  if (mcp !== undefined && mcp.code === REQUEST_TIMEOUT) {
     message = `the MCP server did not answer within ${timeoutMs} ms`;
-  } else if (thrown instanceof McpError && thrown.code === ErrorCode.ConnectionClosed) {
+  } else if (mcp !== undefined && mcp.code === CONNECTION_CLOSED) {
     message =
       "the connection to the MCP server closed before it answered (the server may have stopped)";
-  } else if (thrown instanceof McpError) {
-    message = `the MCP server answered with an error: ${thrown.message}`;
-  } else if (schemaIssues(thrown) !== undefined) {
-    message = `the MCP server's result is not a valid tools/call result: ${schemaIssues(thrown)}`;
+  } else if (mcp !== undefined) {
+    message = `the MCP server answered with an error: ${mcp.message}`;
+  } else if (issues !== undefined) {
+    message = `the MCP server's result is not a valid tools/call result: ${issues}`;
   } else {
-    const text = thrown instanceof Error ? thrown.message : "a non-Error value was thrown";
+    const text = inherits(thrown, ErrorPrototype)
+      ? (thrown as Error).message
+      : "a non-Error value was thrown";
     message = `the request to the MCP server failed: ${text}`;
   }
   return cutText(

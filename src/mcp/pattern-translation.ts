@@ -8,7 +8,29 @@
  * (lookaround, backreferences, inline modifiers) is refused with the reason.
  */
 
-import { addSlot } from "../../course/src/internal.ts";
+import {
+  addSlot,
+  numberIsFinite,
+  regExpTest,
+  sealedRegExp,
+  stringCharCodeAt,
+  stringSlice,
+} from "../../course/src/internal.ts";
+
+// A remote server's schemas may be compiled after a Tool of this process replaced built-ins
+// (`indexOf`, `slice`, `startsWith`, `toString`, `parseInt`), which could make the RE2 text check
+// another pattern than the one declared: what this calls is captured at load, or the core's.
+const nativeParseInt = Number.parseInt;
+const nativeFromCodePoint = String.fromCodePoint;
+const HEX_DIGITS = "0123456789ABCDEF";
+
+/** The index of the first `unit` in `text` at or after `from`, or -1 (no live `indexOf`). */
+function indexOfUnit(text: string, unit: number, from: number): number {
+  for (let index = from; index < text.length; index += 1) {
+    if (stringCharCodeAt(text, index) === unit) return index;
+  }
+  return -1;
+}
 
 /**
  * Why a pattern cannot be rewritten: the message says what it uses.
@@ -48,9 +70,17 @@ export const WHITE_SPACE_CODE_POINTS: readonly number[] = [
 const ANY = "[\\x{0}-\\x{10FFFF}]";
 const NOTHING = "[^\\x{0}-\\x{10FFFF}]";
 
-/** `\x{…}` for a code point. */
+/** `\x{…}` for a code point, its hex digits written by hand (no live `toString`). */
 function codePointEscape(codePoint: number): string {
-  return `\\x{${codePoint.toString(16).toUpperCase()}}`;
+  // Not finite only for a pattern the engine refuses before this (NaN spelled as before).
+  if (!numberIsFinite(codePoint)) return "\\x{NAN}";
+  let digits = "";
+  let rest = codePoint;
+  do {
+    digits = `${HEX_DIGITS[rest % 16]}${digits}`;
+    rest = (rest - (rest % 16)) / 16;
+  } while (rest > 0);
+  return `\\x{${digits}}`;
 }
 
 /** RE2 class text for `ranges` (ascending, apart): `\x{…}` or `\x{…}-\x{…}` each. */
@@ -86,11 +116,11 @@ const WHITE_SPACE_RANGES = rangesText(rangesOf(WHITE_SPACE_CODE_POINTS));
 
 /** A property's name as RE2 would spell it (no `Script=` or `General_Category=` prefix), if it has one. */
 function re2Spelling(body: string): string | undefined {
-  const equals = body.indexOf("=");
+  const equals = indexOfUnit(body, 0x3d, 0);
   if (equals < 0) return body;
-  const key = body.slice(0, equals);
+  const key = stringSlice(body, 0, equals);
   if (key === "Script" || key === "sc" || key === "General_Category" || key === "gc") {
-    return body.slice(equals + 1);
+    return stringSlice(body, equals + 1);
   }
   return undefined;
 }
@@ -135,7 +165,8 @@ interface Escape {
   readonly next: number;
 }
 
-const HEX4 = /^[0-9A-Fa-f]{4}$/;
+// Sealed: its own `exec` is the original, whatever `RegExp.prototype.exec` becomes.
+const HEX4 = sealedRegExp(/^[0-9A-Fa-f]{4}$/);
 
 /**
  * Reads the escape at `at` (the backslash). `withinClass`: inside `[…]`, where
@@ -168,17 +199,19 @@ function readEscape(
     case "0":
       return { text: "\\x00", next: at + 2 };
     case "c": {
-      const code = (pattern.codePointAt(at + 2) ?? 0) % 32;
+      // `\cX` takes an ASCII letter under the `u` flag: its code unit is its code point.
+      const unit = stringCharCodeAt(pattern, at + 2);
+      const code = (numberIsFinite(unit) ? unit : 0) % 32;
       return { text: codePointEscape(code), next: at + 3 };
     }
     case "x":
-      return { text: `\\x${pattern.slice(at + 2, at + 4)}`, next: at + 4 };
+      return { text: `\\x${stringSlice(pattern, at + 2, at + 4)}`, next: at + 4 };
     case "u":
       return unicodeEscape(pattern, at);
     case "p":
     case "P": {
-      const close = pattern.indexOf("}", at);
-      const body = pattern.slice(at + 3, close);
+      const close = indexOfUnit(pattern, 0x7d, at);
+      const body = stringSlice(pattern, at + 3, close);
       return { text: property(body, letter === "P", withinClass, platform), next: close + 1 };
     }
     case "k":
@@ -195,16 +228,17 @@ function readEscape(
 /** `\u{…}`, `\uXXXX`, or a surrogate pair written as two `\uXXXX` (one code point with `u`). */
 function unicodeEscape(pattern: string, at: number): Escape {
   if (pattern[at + 2] === "{") {
-    const close = pattern.indexOf("}", at);
+    const close = indexOfUnit(pattern, 0x7d, at);
     return {
-      text: codePointEscape(Number.parseInt(pattern.slice(at + 3, close), 16)),
+      text: codePointEscape(nativeParseInt(stringSlice(pattern, at + 3, close), 16)),
       next: close + 1,
     };
   }
-  const high = Number.parseInt(pattern.slice(at + 2, at + 6), 16);
-  const after = pattern.slice(at + 8, at + 12);
-  if (high >= 0xd800 && high <= 0xdbff && pattern.startsWith("\\u", at + 6) && HEX4.test(after)) {
-    const low = Number.parseInt(after, 16);
+  const high = nativeParseInt(stringSlice(pattern, at + 2, at + 6), 16);
+  const after = stringSlice(pattern, at + 8, at + 12);
+  const pairs = stringSlice(pattern, at + 6, at + 8) === "\\u" && regExpTest(HEX4, after);
+  if (high >= 0xd800 && high <= 0xdbff && pairs) {
+    const low = nativeParseInt(after, 16);
     if (low >= 0xdc00 && low <= 0xdfff) {
       return {
         text: codePointEscape((high - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000),
@@ -306,10 +340,14 @@ function readClass(
   }
   // `[^…\S]` is the white space the rest of the class leaves out: listed, each asked of the
   // ECMAScript class itself (one character against a class: no backtracking).
-  const source = pattern.slice(at, next);
-  const kept = WHITE_SPACE_CODE_POINTS.filter((codePoint) =>
-    platform.inClass(source, String.fromCodePoint(codePoint)),
-  );
+  const source = stringSlice(pattern, at, next);
+  const kept: number[] = [];
+  for (let index = 0; index < WHITE_SPACE_CODE_POINTS.length; index += 1) {
+    const codePoint = WHITE_SPACE_CODE_POINTS[index] as number;
+    if (platform.inClass(source, nativeFromCodePoint(codePoint))) {
+      addSlot(kept, kept.length, codePoint);
+    }
+  }
   return { text: kept.length === 0 ? NOTHING : `[${rangesText(rangesOf(kept))}]`, next };
 }
 
@@ -352,18 +390,19 @@ export function toRe2Syntax(
       out += NOT_LINE_TERMINATOR;
       index += 1;
     } else if (char === "(" && pattern[index + 1] === "?") {
-      const kind = pattern.slice(index, index + 4);
-      if (kind.startsWith("(?=") || kind.startsWith("(?!") || kind === "(?<=" || kind === "(?<!") {
+      const kind = stringSlice(pattern, index, index + 4);
+      const opens = stringSlice(kind, 0, 3);
+      if (opens === "(?=" || opens === "(?!" || kind === "(?<=" || kind === "(?<!") {
         throw new PatternRefusal(
           "lookaround cannot run in linear time (only lookaheads right after a leading ^ are checked, each as a pattern of its own)",
         );
       }
-      if (kind.startsWith("(?<")) {
+      if (opens === "(?<") {
         // A named group: nothing reads captures (backreferences are refused), so it is
         // written as a plain group, whatever characters its name uses.
         out += "(?:";
-        index = pattern.indexOf(">", index) + 1;
-      } else if (kind.startsWith("(?:")) {
+        index = indexOfUnit(pattern, 0x3e, index) + 1;
+      } else if (opens === "(?:") {
         out += "(?:";
         index += 3;
       } else {
