@@ -6,8 +6,21 @@
  */
 
 import type { CourseJsonObject, CourseJsonValue } from "../../course/src/index.ts";
-import { childLocation, entriesOf, isJsonObject, setKey } from "./json-schema.ts";
+import { childLocation, entriesOf, isJsonObject, ownField, setKey } from "./json-schema.ts";
 import { describeTool, SchemaToolError } from "./schema-error.ts";
+import {
+  arrayFilter,
+  arrayIncludes,
+  arrayMap,
+  arraySome,
+  hasOwn,
+  isArray,
+  jsonStringify,
+  objectKeys,
+  regExpTest,
+  sealedRegExp,
+  setHas,
+} from "./schema-intrinsics.ts";
 
 /** Keywords of Gemini's Schema object, kept (their sub-schemas converted). */
 const KEPT = new Set([
@@ -68,11 +81,18 @@ const TYPES: Readonly<Record<string, string>> = {
   object: "OBJECT",
 };
 
-/** Gemini's rule for parameter names (the root object's property keys). */
-const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+/**
+ * Gemini's rule for parameter names (the root object's property keys); sealed, so a replaced
+ * `RegExp.prototype.exec` cannot pass a name the rule refuses.
+ */
+const PARAMETER_NAME = sealedRegExp(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/);
 
 const isNullSchema = (value: CourseJsonValue): boolean =>
-  isJsonObject(value) && value.type === "null" && Object.keys(value).length === 1;
+  isJsonObject(value) && ownField(value, "type") === "null" && objectKeys(value).length === 1;
+
+/** The entries of `table` answer only its own keys (`constructor` is no type). */
+const tableEntry = <T>(table: Readonly<Record<string, T>>, key: unknown): T | undefined =>
+  typeof key === "string" ? ownField(table, key) : undefined;
 
 class GeminiConversion {
   constructor(readonly toolName: string) {}
@@ -86,77 +106,91 @@ class GeminiConversion {
   }
 
   type(value: CourseJsonValue, location: string): { name: string; nullable: boolean } {
-    const list = Array.isArray(value) ? value : [value];
-    const named = list.filter((entry) => entry !== "null");
+    const list = isArray(value) ? value : [value];
+    const named = arrayFilter(list, (entry) => entry !== "null");
     if (named.length !== 1) {
       return this.refuse(
         named.length === 0 ? "a schema that only allows null" : "a type list",
         location,
       );
     }
-    const name = TYPES[named[0] as string];
-    if (name === undefined) return this.refuse(`the type ${JSON.stringify(named[0])}`, location);
+    const name = tableEntry(TYPES, named[0]);
+    if (name === undefined) return this.refuse(`the type ${jsonStringify(named[0])}`, location);
     return { name, nullable: named.length < list.length };
   }
 
+  // Captured built-ins and own fields only, by index, each key defined: this runs on every
+  // turn, after Tools ran, and a replaced `filter`, `Object.entries` or `Set.prototype.has`,
+  // or an `anyOf` planted on Object.prototype, would decide what the model is told.
   node(schema: CourseJsonValue, location: string): Record<string, CourseJsonValue> {
     if (!isJsonObject(schema)) {
-      return this.refuse(Array.isArray(schema) ? "tuple items" : "a boolean schema", location);
+      return this.refuse(isArray(schema) ? "tuple items" : "a boolean schema", location);
     }
     const copy: Record<string, CourseJsonValue> = {};
     let nullable = false;
-    for (const [key, value] of entriesOf(schema)) {
+    const entries = entriesOf(schema);
+    for (let index = 0; index < entries.length; index += 1) {
+      const entry = entries[index] as [string, CourseJsonValue];
+      const key = entry[0];
+      const value = entry[1];
       const at = childLocation(location, key);
       if (key === "type") {
         const type = this.type(value, at);
-        copy.type = type.name;
+        setKey(copy, "type", type.name);
         nullable ||= type.nullable;
       } else if (key === "const" || key === "enum") {
-        const values = key === "const" ? [value] : Array.isArray(value) ? value : [];
-        const named = values.filter((entry) => entry !== null);
+        const values = key === "const" ? [value] : isArray(value) ? value : [];
+        const named = arrayFilter(values, (item) => item !== null);
         nullable ||= named.length < values.length;
         if (named.length === 0) this.refuse(`"${key}" that only allows null`, at);
-        if (named.some((entry) => typeof entry !== "string")) {
+        if (arraySome(named, (item) => typeof item !== "string")) {
           this.refuse(`"${key}" with values that are not strings`, at);
         }
-        copy.enum = named;
+        setKey(copy, "enum", named);
       } else if (key === "anyOf") {
-        const members = Array.isArray(value) ? value : this.refuse('a malformed "anyOf"', at);
-        const kept = members.filter((member) => !isNullSchema(member));
+        const members = isArray(value) ? value : this.refuse('a malformed "anyOf"', at);
+        const kept = arrayFilter(members, (member) => !isNullSchema(member));
         nullable ||= kept.length < members.length;
-        const converted = kept.map((member, index) => this.node(member, childLocation(at, index)));
+        const converted = arrayMap(kept, (member, place) =>
+          this.node(member, childLocation(at, place)),
+        );
         // A lone remaining member is folded in: `anyOf: [T, null]` becomes T plus `nullable`.
         if (converted.length === 1) {
-          for (const [inner, innerValue] of entriesOf(converted[0] as CourseJsonObject)) {
-            if (!Object.hasOwn(copy, inner)) setKey(copy, inner, innerValue);
+          const inner = entriesOf(converted[0] as CourseJsonObject);
+          for (let step = 0; step < inner.length; step += 1) {
+            const field = inner[step] as [string, CourseJsonValue];
+            if (!hasOwn(copy, field[0])) setKey(copy, field[0], field[1]);
           }
-        } else copy.anyOf = converted;
+        } else setKey(copy, "anyOf", converted);
       } else if (key === "properties") {
         if (!isJsonObject(value)) this.refuse('a malformed "properties"', at);
         const properties: Record<string, CourseJsonValue> = {};
-        for (const [name, property] of entriesOf(value)) {
-          setKey(properties, name, this.node(property, childLocation(at, name)));
+        const declared = entriesOf(value);
+        for (let step = 0; step < declared.length; step += 1) {
+          const field = declared[step] as [string, CourseJsonValue];
+          setKey(properties, field[0], this.node(field[1], childLocation(at, field[0])));
         }
         // Gemini refuses an OBJECT with empty properties; without the key it is a free object.
-        if (Object.keys(properties).length > 0) copy.properties = properties;
+        if (objectKeys(properties).length > 0) setKey(copy, "properties", properties);
       } else if (key === "items") {
-        copy.items = this.node(value, at);
+        setKey(copy, "items", this.node(value, at));
       } else if (key === "additionalProperties") {
         // false, true and {} only tighten or restate the default: stripped. A real schema is a map.
-        if (isJsonObject(value) && Object.keys(value).length > 0) {
+        if (isJsonObject(value) && objectKeys(value).length > 0) {
           this.refuse("a schema for additionalProperties (map-like objects)", at);
         }
       } else if (key === "required") {
-        if (Array.isArray(value) && value.length > 0) copy.required = value;
-      } else if (KEPT.has(key)) {
+        if (isArray(value) && value.length > 0) setKey(copy, "required", value);
+      } else if (setHas(KEPT, key)) {
         setKey(copy, key, value);
-      } else if (!STRIPPED.has(key)) {
-        this.refuse(JSON.stringify(key), at);
+      } else if (!setHas(STRIPPED, key)) {
+        this.refuse(jsonStringify(key), at);
       }
     }
-    if (nullable) copy.nullable = true;
-    const formats = FORMATS[copy.type as string] ?? [];
-    if (typeof copy.format === "string" && !formats.includes(copy.format)) delete copy.format;
+    if (nullable) setKey(copy, "nullable", true);
+    const formats = tableEntry(FORMATS, ownField(copy, "type")) ?? [];
+    const format = ownField(copy, "format");
+    if (typeof format === "string" && !arrayIncludes(formats, format)) delete copy.format;
     return copy;
   }
 }
@@ -184,14 +218,18 @@ export function toGeminiSchema(
   toolName: string,
 ): CourseJsonObject | undefined {
   const conversion = new GeminiConversion(toolName);
-  if (schema.type !== "object") conversion.refuse("a root that is not an object", "#");
+  if (ownField(schema, "type") !== "object") {
+    conversion.refuse("a root that is not an object", "#");
+  }
   const converted = conversion.node(schema, "#");
-  const properties = converted.properties;
+  const properties = ownField(converted, "properties");
   if (!isJsonObject(properties)) return undefined;
-  for (const name of Object.keys(properties)) {
-    if (!PARAMETER_NAME.test(name)) {
+  const names = objectKeys(properties);
+  for (let index = 0; index < names.length; index += 1) {
+    const name = names[index] as string;
+    if (!regExpTest(PARAMETER_NAME, name)) {
       conversion.refuse(
-        `the parameter name ${JSON.stringify(name)} (a letter or underscore first, then letters, digits or underscores, 64 at most)`,
+        `the parameter name ${jsonStringify(name)} (a letter or underscore first, then letters, digits or underscores, 64 at most)`,
         childLocation("#/properties", name),
       );
     }

@@ -4,6 +4,23 @@
  */
 
 import type { CourseJsonObject, CourseJsonValue } from "../../course/src/index.ts";
+import {
+  arrayIncludes,
+  arraySome,
+  defineProperty,
+  freeze,
+  hasOwn,
+  isArray,
+  NativeTypeError,
+  objectEntries,
+  objectValues,
+  stringCharCodeAt,
+  stringSlice,
+} from "./schema-intrinsics.ts";
+
+// Everything here runs on every turn (the provider tool list is written after Tools ran):
+// only captured built-ins (see schema-intrinsics.ts), and only own fields of a schema, since
+// a Tool can plant `type`, `anyOf` or `additionalProperties` on Object.prototype.
 
 /**
  * True for a JSON object (not null, not an array).
@@ -12,7 +29,19 @@ import type { CourseJsonObject, CourseJsonValue } from "../../course/src/index.t
  * isJsonObject({ type: "string" }); // true
  */
 export function isJsonObject(value: unknown): value is CourseJsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return typeof value === "object" && value !== null && !isArray(value);
+}
+
+/**
+ * A schema's own `key`, or undefined: an inherited one (planted on
+ * Object.prototype, or `constructor`) is not part of the schema.
+ *
+ * @example
+ * ownField({ type: "string" }, "type"); // "string"
+ * ownField({ type: "string" }, "constructor"); // undefined
+ */
+export function ownField<T>(node: { readonly [key: string]: T }, key: string): T | undefined {
+  return hasOwn(node, key) ? node[key] : undefined;
 }
 
 /**
@@ -22,7 +51,7 @@ export function isJsonObject(value: unknown): value is CourseJsonObject {
  * entriesOf({ type: "string", minLength: 1 }); // [["type", "string"], ["minLength", 1]]
  */
 export function entriesOf(node: CourseJsonObject): [string, CourseJsonValue][] {
-  return Object.entries(node) as [string, CourseJsonValue][];
+  return objectEntries(node) as [string, CourseJsonValue][];
 }
 
 /**
@@ -34,13 +63,14 @@ export function entriesOf(node: CourseJsonObject): [string, CourseJsonValue][] {
  */
 export function acceptsNull(schema: CourseJsonValue | undefined): boolean {
   if (!isJsonObject(schema)) return schema === true;
-  const type = schema.type;
-  if (type === "null" || (Array.isArray(type) && type.includes("null"))) return true;
-  if (schema.nullable === true) return true;
-  if (Array.isArray(schema.enum) && schema.enum.includes(null)) return true;
-  if (Object.hasOwn(schema, "const") && schema.const === null) return true;
-  const anyOf = schema.anyOf;
-  return Array.isArray(anyOf) && anyOf.some((member) => acceptsNull(member));
+  const type = ownField(schema, "type");
+  if (type === "null" || (isArray(type) && arrayIncludes(type, "null"))) return true;
+  if (ownField(schema, "nullable") === true) return true;
+  const values = ownField(schema, "enum");
+  if (isArray(values) && arrayIncludes(values, null)) return true;
+  if (hasOwn(schema, "const") && schema.const === null) return true;
+  const anyOf = ownField(schema, "anyOf");
+  return isArray(anyOf) && arraySome(anyOf, (member) => acceptsNull(member));
 }
 
 /**
@@ -51,11 +81,14 @@ export function acceptsNull(schema: CourseJsonValue | undefined): boolean {
  * isObjectSchema({ type: ["object", "null"] }); // true
  */
 export function isObjectSchema(schema: CourseJsonObject): boolean {
-  const type = schema.type;
+  const type = ownField(schema, "type");
   if (type === "object") return true;
-  if (Array.isArray(type) && type.includes("object")) return true;
-  return Object.hasOwn(schema, "properties");
+  if (isArray(type) && arrayIncludes(type, "object")) return true;
+  return hasOwn(schema, "properties");
 }
+
+const TILDE = 0x7e;
+const SLASH = 0x2f;
 
 /**
  * Extends a JSON Pointer fragment (`#`, `#/properties/a`) by one key, escaping
@@ -65,7 +98,18 @@ export function isObjectSchema(schema: CourseJsonObject): boolean {
  * childLocation("#/properties", "a/b"); // "#/properties/a~1b"
  */
 export function childLocation(location: string, key: string | number): string {
-  return `${location}/${`${key}`.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+  // By character code, not `replaceAll`: this runs for every key of a converted schema, and a
+  // replaced `replaceAll` (or a planted `Symbol.replace`) would run with it.
+  const text = `${key}`;
+  let escaped = "";
+  let start = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = stringCharCodeAt(text, index);
+    if (code !== TILDE && code !== SLASH) continue;
+    escaped += `${stringSlice(text, start, index)}${code === TILDE ? "~0" : "~1"}`;
+    start = index + 1;
+  }
+  return `${location}/${escaped}${stringSlice(text, start)}`;
 }
 
 /**
@@ -77,8 +121,11 @@ export function childLocation(location: string, key: string | number): string {
  */
 export function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
+    // Captured `values` and `freeze`, by index: a Tool that replaced `Object.freeze` (or the
+    // array iterator) would otherwise leave the host's list open to later changes.
+    const children = objectValues(value);
+    for (let index = 0; index < children.length; index += 1) deepFreeze(children[index]);
+    freeze(value);
   }
   return value;
 }
@@ -91,10 +138,14 @@ export function deepFreeze<T>(value: T): T {
  * const copy = {}; setKey(copy, "__proto__", 1); Object.keys(copy); // ["__proto__"]
  */
 export function setKey(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, {
+  // The captured definition, with a null-prototype descriptor: a `get` or `set` planted on
+  // Object.prototype would otherwise turn the descriptor into an accessor's.
+  const defined = defineProperty(target, key, {
+    __proto__: null,
     value,
     enumerable: true,
     writable: true,
     configurable: true,
-  });
+  } as PropertyDescriptor);
+  if (!defined) throw new NativeTypeError(`Cannot define property ${key}`);
 }

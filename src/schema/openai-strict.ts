@@ -12,9 +12,20 @@ import {
   entriesOf,
   isJsonObject,
   isObjectSchema,
+  ownField,
   setKey,
 } from "./json-schema.ts";
 import { describeTool, SchemaToolError } from "./schema-error.ts";
+import {
+  addSlot,
+  arrayAppend,
+  arrayIncludes,
+  arrayMap,
+  hasOwn,
+  isArray,
+  jsonStringify,
+  setHas,
+} from "./schema-intrinsics.ts";
 
 /** Keywords strict mode accepts; they are kept as they are (their sub-schemas rewritten). */
 const KEPT = new Set([
@@ -74,47 +85,69 @@ class StrictRewrite {
     );
   }
 
+  // Captured built-ins and own fields only, by index, each key defined: this runs on every
+  // turn, after Tools ran, and a replaced `Set.prototype.has`, `Object.entries` or `map`, or a
+  // `required` planted on Object.prototype, would decide what the model is told.
   node(schema: CourseJsonValue, location: string): CourseJsonObject {
     if (!isJsonObject(schema)) {
-      return this.refuse(Array.isArray(schema) ? "tuple items" : "a boolean schema", location);
+      return this.refuse(isArray(schema) ? "tuple items" : "a boolean schema", location);
     }
     const copy: Record<string, CourseJsonValue> = {};
-    for (const [key, value] of entriesOf(schema)) {
-      if (DROPPED.has(key)) continue;
-      if (!KEPT.has(key)) return this.refuse(JSON.stringify(key), location);
-      setKey(copy, key, value);
+    const entries = entriesOf(schema);
+    for (let index = 0; index < entries.length; index += 1) {
+      const entry = entries[index] as [string, CourseJsonValue];
+      const key = entry[0];
+      if (setHas(DROPPED, key)) continue;
+      if (!setHas(KEPT, key)) return this.refuse(jsonStringify(key), location);
+      setKey(copy, key, entry[1]);
     }
     if (isObjectSchema(schema)) this.object(schema, copy, location);
-    if (Object.hasOwn(schema, "items")) {
-      copy.items = this.node(schema.items as CourseJsonValue, childLocation(location, "items"));
+    if (hasOwn(schema, "items")) {
+      setKey(
+        copy,
+        "items",
+        this.node(schema.items as CourseJsonValue, childLocation(location, "items")),
+      );
     }
-    if (Object.hasOwn(schema, "anyOf")) {
-      copy.anyOf = this.list(schema.anyOf, childLocation(location, "anyOf"));
+    if (hasOwn(schema, "anyOf")) {
+      setKey(copy, "anyOf", this.list(schema.anyOf, childLocation(location, "anyOf")));
     }
-    for (const key of ["$defs", "definitions"]) {
-      const definitions = schema[key];
-      if (definitions === undefined) continue;
-      if (!isJsonObject(definitions)) return this.refuse(`a malformed "${key}"`, location);
-      const rewritten: Record<string, CourseJsonValue> = {};
-      for (const [name, definition] of entriesOf(definitions)) {
-        setKey(
-          rewritten,
-          name,
-          this.node(definition, childLocation(childLocation(location, key), name)),
-        );
-      }
-      copy[key] = rewritten;
-    }
+    // Two calls, not a loop over a list of the two keys: `for…of` runs the array iterator.
+    this.definitions(schema, copy, "$defs", location);
+    this.definitions(schema, copy, "definitions", location);
     return copy;
   }
 
+  definitions(
+    schema: CourseJsonObject,
+    copy: Record<string, CourseJsonValue>,
+    key: "$defs" | "definitions",
+    location: string,
+  ): void {
+    const definitions = ownField(schema, key);
+    if (definitions === undefined) return;
+    if (!isJsonObject(definitions)) return this.refuse(`a malformed "${key}"`, location);
+    const rewritten: Record<string, CourseJsonValue> = {};
+    const entries = entriesOf(definitions);
+    for (let index = 0; index < entries.length; index += 1) {
+      const entry = entries[index] as [string, CourseJsonValue];
+      const name = entry[0];
+      setKey(
+        rewritten,
+        name,
+        this.node(entry[1], childLocation(childLocation(location, key), name)),
+      );
+    }
+    setKey(copy, key, rewritten);
+  }
+
   list(value: CourseJsonValue | undefined, location: string): CourseJsonObject[] {
-    if (!Array.isArray(value)) return this.refuse("a malformed list of schemas", location);
-    return value.map((member, index) => this.node(member, childLocation(location, index)));
+    if (!isArray(value)) return this.refuse("a malformed list of schemas", location);
+    return arrayMap(value, (member, index) => this.node(member, childLocation(location, index)));
   }
 
   object(schema: CourseJsonObject, copy: Record<string, CourseJsonValue>, location: string): void {
-    const extra = schema.additionalProperties;
+    const extra = ownField(schema, "additionalProperties");
     if (extra === true || (extra !== undefined && extra !== false)) {
       this.refuse(
         isJsonObject(extra)
@@ -123,33 +156,46 @@ class StrictRewrite {
         location,
       );
     }
-    const properties = isJsonObject(schema.properties) ? schema.properties : {};
-    const required = Array.isArray(schema.required) ? schema.required : [];
+    const declared = ownField(schema, "properties");
+    const properties = isJsonObject(declared) ? declared : {};
+    const listed = ownField(schema, "required");
+    const required = isArray(listed) ? listed : [];
     const rewritten: Record<string, CourseJsonValue> = {};
     const names: string[] = [];
-    for (const [name, property] of entriesOf(properties)) {
+    const entries = entriesOf(properties);
+    for (let index = 0; index < entries.length; index += 1) {
+      const entry = entries[index] as [string, CourseJsonValue];
+      const name = entry[0];
       const at = childLocation(childLocation(location, "properties"), name);
-      const strict = this.node(property, at);
-      setKey(rewritten, name, required.includes(name) ? strict : nullable(strict));
-      names.push(name);
+      const strict = this.node(entry[1], at);
+      setKey(rewritten, name, arrayIncludes(required, name) ? strict : nullable(strict));
+      addSlot(names, names.length, name);
     }
-    copy.properties = rewritten;
-    copy.required = names;
-    copy.additionalProperties = false;
+    setKey(copy, "properties", rewritten);
+    setKey(copy, "required", names);
+    setKey(copy, "additionalProperties", false);
   }
 }
 
 /** The schema made to accept null as well, the way strict mode expects optional fields. */
 function nullable(schema: CourseJsonObject): CourseJsonObject {
   if (acceptsNull(schema)) return schema;
-  const type = schema.type;
-  if (!Object.hasOwn(schema, "const") && (typeof type === "string" || Array.isArray(type))) {
-    const types = typeof type === "string" ? [type] : [...type];
-    const copy: Record<string, CourseJsonValue> = { ...schema, type: [...types, "null"] };
-    if (Array.isArray(schema.enum)) copy.enum = [...schema.enum, null];
+  const type = ownField(schema, "type");
+  // Object spread copies own fields without running anything patchable; the lists are
+  // copied by index (array spread would run the array iterator).
+  if (!hasOwn(schema, "const") && (typeof type === "string" || isArray(type))) {
+    const copy: Record<string, CourseJsonValue> = { ...schema };
+    setKey(copy, "type", arrayAppend(typeof type === "string" ? [type] : type, "null"));
+    const values = ownField(schema, "enum");
+    if (isArray(values)) setKey(copy, "enum", arrayAppend(values, null));
     return copy;
   }
-  if (Array.isArray(schema.anyOf)) return { ...schema, anyOf: [...schema.anyOf, { type: "null" }] };
+  const anyOf = ownField(schema, "anyOf");
+  if (isArray(anyOf)) {
+    const copy: Record<string, CourseJsonValue> = { ...schema };
+    setKey(copy, "anyOf", arrayAppend<CourseJsonValue>(anyOf, { type: "null" }));
+    return copy;
+  }
   return { anyOf: [schema, { type: "null" }] };
 }
 
@@ -170,7 +216,7 @@ function nullable(schema: CourseJsonObject): CourseJsonObject {
  */
 export function toOpenAIStrictSchema(schema: CourseJsonObject, toolName: string): CourseJsonObject {
   const rewrite = new StrictRewrite(toolName);
-  if (schema.type !== "object") rewrite.refuse("a root that is not an object", "#");
-  if (Object.hasOwn(schema, "anyOf")) rewrite.refuse('"anyOf" at the root', "#");
+  if (ownField(schema, "type") !== "object") rewrite.refuse("a root that is not an object", "#");
+  if (hasOwn(schema, "anyOf")) rewrite.refuse('"anyOf" at the root', "#");
   return rewrite.node(schema, "#");
 }

@@ -6,6 +6,15 @@
 
 import { deepFreeze } from "./json-schema.ts";
 import { describeTool, SchemaToolError } from "./schema-error.ts";
+import {
+  hasOwn,
+  jsonStringify,
+  mapGet,
+  objectKeys,
+  regExpTest,
+  sealedRegExp,
+  stringSlice,
+} from "./schema-intrinsics.ts";
 
 /** The request shapes `toProviderTools` writes. */
 export type ProviderFormat = "openai-chat" | "openai-responses" | "anthropic" | "gemini" | "mcp";
@@ -51,23 +60,25 @@ export const PROVIDER_NAME_RULES: Readonly<Record<ProviderFormat, ProviderNameRu
   },
 });
 
-const compiled = new Map<string, RegExp>();
-
-function matcher(pattern: string): RegExp {
-  let regExp = compiled.get(pattern);
-  if (regExp === undefined) {
-    regExp = new RegExp(pattern);
-    compiled.set(pattern, regExp);
-  }
-  return regExp;
+/**
+ * Each format's pattern, compiled and sealed at load: names are checked on every turn, after
+ * Tools ran, and a Tool could replace the `RegExp` constructor, `Map.prototype.get` or the
+ * `exec` that `test` calls, and so pass any name.
+ */
+const MATCHERS = new Map<string, RegExp>();
+const FORMAT_NAMES = objectKeys(PROVIDER_NAME_RULES) as ProviderFormat[];
+for (let index = 0; index < FORMAT_NAMES.length; index += 1) {
+  const format = FORMAT_NAMES[index] as ProviderFormat;
+  MATCHERS.set(format, sealedRegExp(new RegExp(PROVIDER_NAME_RULES[format].pattern)));
 }
 
-const FORMATS = Object.keys(PROVIDER_NAME_RULES).join(", ");
+/** The formats, for messages (written once at load): "openai-chat, openai-responses, …". */
+export const PROVIDER_FORMAT_LIST = FORMAT_NAMES.join(", ");
 
 /** A bad argument in a message: a string JSON-quoted and cut, anything else by its type. */
 function describeArgument(value: unknown): string {
   if (typeof value === "string") {
-    return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+    return jsonStringify(value.length > 80 ? `${stringSlice(value, 0, 80)}…` : value);
   }
   return value === null ? "null" : typeof value;
 }
@@ -85,10 +96,10 @@ function describeArgument(value: unknown): string {
  * // throws: Tool "read file": name breaks the OpenAI rule ^[a-zA-Z0-9_-]{1,64}$ (1 to 64 characters, …)
  */
 export function assertToolName(name: string, format: ProviderFormat): void {
-  if (typeof format !== "string" || !Object.hasOwn(PROVIDER_NAME_RULES, format)) {
+  if (typeof format !== "string" || !hasOwn(PROVIDER_NAME_RULES, format)) {
     throw new SchemaToolError(
       "INVALID_PROVIDER_REQUEST",
-      `assertToolName format must be one of ${FORMATS}; found ${describeArgument(format)}`,
+      `assertToolName format must be one of ${PROVIDER_FORMAT_LIST}; found ${describeArgument(format)}`,
     );
   }
   const rule = PROVIDER_NAME_RULES[format];
@@ -98,7 +109,7 @@ export function assertToolName(name: string, format: ProviderFormat): void {
       `Tool name must be a string to meet the ${rule.provider} rule; found ${describeArgument(name)}`,
     );
   }
-  if (matcher(rule.pattern).test(name)) return;
+  if (regExpTest(mapGet(MATCHERS, format) as RegExp, name)) return;
   throw new SchemaToolError(
     "INVALID_TOOL_NAME",
     `${describeTool(name)}: name breaks the ${rule.provider} rule ${rule.pattern} (${rule.rule})`,

@@ -7,10 +7,16 @@
 import type { CourseJsonObject, ToolRegistry } from "../../course/src/index.ts";
 import { addSlot, isToolRegistry, lookupTool, registryNames } from "../../course/src/internal.ts";
 import { toGeminiSchema } from "./gemini-schema.ts";
-import { deepFreeze } from "./json-schema.ts";
+import { deepFreeze, ownField } from "./json-schema.ts";
 import { toOpenAIStrictSchema } from "./openai-strict.ts";
-import { assertToolName, PROVIDER_NAME_RULES, type ProviderFormat } from "./provider-names.ts";
+import {
+  assertToolName,
+  PROVIDER_FORMAT_LIST,
+  PROVIDER_NAME_RULES,
+  type ProviderFormat,
+} from "./provider-names.ts";
 import { describeTool, SchemaToolError } from "./schema-error.ts";
+import { hasOwn, MISSING, ownDataValue, readOwnValue } from "./schema-intrinsics.ts";
 
 /** An OpenAI Chat Completions tool: `tools: [...]` of a chat request. */
 export interface OpenAIChatTool {
@@ -86,8 +92,10 @@ function readStrict(format: ProviderFormat, options: unknown): boolean {
   if (typeof options !== "object" || options === null) {
     throw request("toProviderTools options must be an object");
   }
-  const strict = (options as { readonly strict?: unknown }).strict;
-  if (strict === undefined || strict === false) return false;
+  // An own field only, read once: a `strict` a Tool planted on Object.prototype would turn
+  // strict mode on (or make the call throw) for a host that passed `{}`.
+  const strict = readOwnValue(options, "strict");
+  if (strict === MISSING || strict === undefined || strict === false) return false;
   if (strict !== true) throw request("toProviderTools option strict must be a boolean");
   if (format !== "openai-chat" && format !== "openai-responses") {
     throw request(`toProviderTools option strict applies to the OpenAI formats, not ${format}`);
@@ -158,23 +166,25 @@ export function toProviderTools<Format extends ProviderFormat>(
   // The private brand, not `instanceof`: an object made from ToolRegistry.prototype has no
   // Tools, and a Tool may have given ToolRegistry a `Symbol.hasInstance` of its own.
   if (!isToolRegistry(registry)) throw request("toProviderTools needs a ToolRegistry");
-  if (typeof format !== "string" || !Object.hasOwn(PROVIDER_NAME_RULES, format)) {
-    throw request(
-      `toProviderTools format must be one of ${Object.keys(PROVIDER_NAME_RULES).join(", ")}`,
-    );
+  if (typeof format !== "string" || !hasOwn(PROVIDER_NAME_RULES, format)) {
+    throw request(`toProviderTools format must be one of ${PROVIDER_FORMAT_LIST}`);
   }
   const strict = readStrict(format, options);
   // Through the private map, by index, into slots defined here: a host sends this list on
   // every turn, after Tools ran, and a Tool that replaced the registry's `names` or `get`, the
-  // array iterator or `push` would decide what the model is told.
+  // array iterator or `push` would decide what the model is told. The conversions below and
+  // the freeze use captured built-ins for the same reason (see schema-intrinsics.ts).
   const names = registryNames(registry);
   const tools: ProviderToolShapes[Format][] = [];
   for (let index = 0; index < names.length; index += 1) {
     const tool = lookupTool(registry, names[index] as string);
     if (tool === undefined) continue;
     assertToolName(tool.name, format);
-    const schema = tool.parameters ?? EMPTY_OBJECT;
-    if (schema.type !== "object") {
+    // Own fields only: a `parameters` or `type` a Tool planted on Object.prototype would give
+    // a Tool without parameters its schema, or pass a root without `type: "object"`.
+    const parameters = ownDataValue(tool, "parameters") as CourseJsonObject | undefined;
+    const schema = parameters ?? EMPTY_OBJECT;
+    if (ownField(schema, "type") !== "object") {
       throw new SchemaToolError(
         "UNSUPPORTED_SCHEMA_CONSTRUCT",
         `${describeTool(tool.name)}: parameters must have type "object" at the root (arguments are always a JSON object)`,

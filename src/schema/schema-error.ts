@@ -3,6 +3,8 @@
  * closed and documented, and each names who has to fix what.
  */
 
+import { freeze, hasOwn, jsonStringify, stringSlice } from "./schema-intrinsics.ts";
+
 /**
  * Codes of {@link SchemaToolError}, with who causes each:
  * - `INVALID_SCHEMA` (the Tool author): `schemaTool` got something that is not a
@@ -57,10 +59,14 @@ export class SchemaToolError extends Error {
   readonly toolName: string | undefined;
 
   constructor(code: SchemaToolErrorCode, message: string, options: SchemaToolErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    // Own options and the captured freeze: these errors are made after Tools ran (a refusal
+    // of the provider tool list), and a `cause` or `toolName` planted on Object.prototype
+    // would otherwise be read from options that lack their own.
+    const cause = hasOwn(options, "cause") ? options.cause : undefined;
+    super(message, cause === undefined ? undefined : { cause });
     this.code = code;
-    this.toolName = options.toolName;
-    Object.freeze(this);
+    this.toolName = hasOwn(options, "toolName") ? options.toolName : undefined;
+    freeze(this);
   }
 }
 
@@ -75,6 +81,8 @@ const MAX_NAME_CHARACTERS = 80;
  */
 export function describeTool(name: unknown): string {
   if (typeof name !== "string") return "Tool";
-  const short = name.length > MAX_NAME_CHARACTERS ? `${name.slice(0, MAX_NAME_CHARACTERS)}…` : name;
-  return `Tool ${JSON.stringify(short)}`;
+  // Captured `slice` and `stringify`: a refusal names its Tool after Tools ran.
+  const short =
+    name.length > MAX_NAME_CHARACTERS ? `${stringSlice(name, 0, MAX_NAME_CHARACTERS)}…` : name;
+  return `Tool ${jsonStringify(short)}`;
 }
