@@ -5,19 +5,17 @@
  * optional bearer token, in session or stateless mode, with a graceful stop.
  */
 
-import { randomUUID } from "node:crypto";
-import { EventEmitter } from "node:events";
-import {
-  createServer,
-  Server as HttpServer,
-  type IncomingMessage,
-  OutgoingMessage,
-  ServerResponse,
-} from "node:http";
+import { setMaxListeners } from "node:events";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  type JSONRPCMessage,
+  McpError,
+  type RequestId,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { ToolRegistry } from "../../course/src/index.ts";
 import {
   addEventListener,
@@ -26,7 +24,6 @@ import {
   controllerAbort,
   controllerSignal,
   freeze,
-  getOwnPropertyDescriptor,
   mapGet,
   mapIteratorNext,
   mapSet,
@@ -39,21 +36,37 @@ import {
   NativePromise,
   ownDataValue,
   promiseThen,
-  reflectGet,
   removeEventListener,
   setAdd,
   setDelete,
   setSize,
   signalAborted,
   signalReason,
-  startTimer,
-  stopTimer,
   stringCharCodeAt,
   stringSlice,
 } from "../../course/src/internal.ts";
 import { oneLine } from "./bounded-text.ts";
+import { trimClientDeclarations } from "./client-declarations.ts";
 import { bearerCheck, checkToken, headerRules, refusedHeader } from "./http-guards.ts";
 import { checkHttpOptions, type McpHttpOptions } from "./http-options.ts";
+import {
+  closeAll,
+  closeIdle,
+  closeServer,
+  dateNow,
+  ignore,
+  mapDelete,
+  NativeString,
+  nativeClearInterval,
+  nativeRandomUUID,
+  nativeSetInterval,
+  nativeStringify,
+  ONCE,
+  onClose,
+  refuse,
+  settled,
+  waitFor,
+} from "./http-plumbing.ts";
 import { type McpCallHandler, prepareMcpToolServer } from "./server.ts";
 
 /**
@@ -88,76 +101,9 @@ interface Session {
   lastSeen: number;
 }
 
-// Per request, sweep and stop, built-ins captured at load: served Tools may replace the live
-// ones (`Map.prototype.get` giving another client's session, `Date.now` keeping idle sessions,
-// `setTimeout` lifting the grace). A built-in module's named import is a live binding
-// `module.syncBuiltinESMExports()` refreshes (a replaced `randomUUID`): copied too.
-const nativeRandomUUID = randomUUID;
-const nativeStringify = JSON.stringify;
-const NativeString = String;
-const dateNow = Date.now;
-const mapDelete = Map.prototype.delete;
-const nativeSetInterval = setInterval;
-const nativeClearInterval = clearInterval;
-// What we call on node's objects, as at load: replaced on the shared prototypes, it could
-// answer a refusal with something else, or keep a stopped server's sockets open.
-type Method = (...args: never[]) => unknown;
-const headersSent = getOwnPropertyDescriptor(OutgoingMessage.prototype, "headersSent")?.get;
-const writeHead = reflectGet(ServerResponse.prototype, "writeHead") as Method;
-const endResponse = reflectGet(ServerResponse.prototype, "end") as Method;
-const destroyResponse = reflectGet(ServerResponse.prototype, "destroy") as Method;
-const addListener = reflectGet(EventEmitter.prototype, "on") as Method;
-const closeServer = reflectGet(HttpServer.prototype, "close") as Method;
-const closeIdle = reflectGet(HttpServer.prototype, "closeIdleConnections") as Method;
-const closeAll = reflectGet(HttpServer.prototype, "closeAllConnections") as Method;
-
-/** Null-prototype `{ once: true }`: `addEventListener` reads no option planted on Object.prototype. */
-const ONCE = freeze({ __proto__: null, once: true } as AddEventListenerOptions);
-
-/** Runs `listener` when `response` closes, by the captured `on` (`close` is emitted once). */
-const onClose = (response: ServerResponse, listener: () => void): unknown =>
-  apply(addListener, response, ["close", listener]);
-
-const ignore = (): void => {};
-/** `promise` with its rejection dropped, by the captured `then` (no live `catch`). */
-const settled = (promise: Promise<unknown>): Promise<void> => promiseThen(promise, ignore, ignore);
-
-/** A JSON-RPC error body, as the SDK's transport writes its own refusals. */
-function refuse(
-  response: ServerResponse,
-  status: number,
-  message: string,
-  headers: Readonly<Record<string, string>> = {},
-): void {
-  if (apply(headersSent as Method, response, [])) {
-    apply(destroyResponse, response, []);
-    return;
-  }
-  // The request's body is never read after a refusal: close the connection instead of draining it.
-  // Null prototypes: node reads no header, and the captured stringify no `toJSON`, planted there.
-  apply(writeHead, response, [
-    status,
-    { __proto__: null, "content-type": "application/json", connection: "close", ...headers },
-  ]);
-  const error = { __proto__: null, code: -32000, message };
-  const body = nativeStringify({ __proto__: null, jsonrpc: "2.0", error, id: null });
-  apply(endResponse, response, [body]);
-}
-
-/** Resolves when `done()` holds or after `ms`, whichever is first; `wake` re-checks. */
-function waitFor(done: () => boolean, ms: number): { promise: Promise<void>; wake: () => void } {
-  let wake = (): void => {};
-  // The captured Promise and timers: a replaced `setTimeout` would lift the grace period.
-  const promise = new NativePromise<void>((resolve) => {
-    if (done()) return resolve();
-    const timer = startTimer(resolve, ms);
-    wake = () => {
-      if (!done()) return;
-      stopTimer(timer);
-      resolve();
-    };
-  });
-  return { promise, wake };
+/** The answer that releases a cancelled call's request (see `wrap`): never delivered. */
+function cancelledAnswer(id: RequestId): JSONRPCMessage {
+  return { jsonrpc: "2.0", id, error: { code: -32000, message: "Request cancelled" } };
 }
 
 /** How long the error answers of aborted calls get to reach their clients before connections close. */
@@ -200,6 +146,8 @@ export async function serveToolRegistryHttp(
 
   const stopping = new NativeAbortController();
   const stopSignal = controllerSignal(stopping);
+  // One listener per call in flight: more than ten is ordinary, not a leak to warn about.
+  setMaxListeners(0, stopSignal);
   const sessions = new Map<string, Session>();
   // Set by the first close(); from then on every new request is refused.
   let closing: Promise<void> | undefined;
@@ -240,7 +188,14 @@ export async function serveToolRegistryHttp(
         // A call the client cancelled gets no answer, so the SDK would keep its event stream (and
         // the keep-alive pings on it) open until the client leaves: end it here.
         if (signalAborted(own) && extra.sessionId !== undefined) {
-          mapGet(sessions, extra.sessionId)?.transport.closeSSEStream(extra.requestId);
+          const transport = mapGet(sessions, extra.sessionId)?.transport;
+          if (transport !== undefined) {
+            transport.closeSSEStream(extra.requestId);
+            // The SDK forgets a request only once it is answered, so every cancelled call's
+            // id (of any length) stayed for the session's life. An answer sent after its stream
+            // is gone reaches no one (the client cancelled; it expects none) and releases it.
+            settled(transport.send(cancelledAnswer(extra.requestId)));
+          }
         }
       }
     };
@@ -321,6 +276,8 @@ export async function serveToolRegistryHttp(
     try {
       await server.connect(transport);
       await run(transport, request, response);
+      // The session is open: what its client declared is cut to what we use before it is kept.
+      trimClientDeclarations(server);
     } finally {
       opening -= 1;
       const session =

@@ -9,7 +9,12 @@
  */
 
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { LoggingLevel, ServerNotification } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  type LoggingLevel,
+  McpError,
+  type ServerNotification,
+} from "@modelcontextprotocol/sdk/types.js";
 import { numberIsFinite } from "../../course/src/internal.ts";
 import { cutText } from "./bounded-text.ts";
 
@@ -20,6 +25,15 @@ import { cutText } from "./bounded-text.ts";
  * MAX_NOTICE_CHARACTERS; // 4096
  */
 export const MAX_NOTICE_CHARACTERS = 4096;
+
+/**
+ * The longest `progressToken` a `tools/call` may carry, in UTF-16 code units.
+ * Every progress notification repeats the token, and the transport queues
+ * notifications for a client that does not read them: a 4 MB token grew the
+ * server's memory by about 3 MB per update. Tokens are ids (a number, a
+ * UUID); a longer one is refused before the Tool runs.
+ */
+const MAX_PROGRESS_TOKEN_LENGTH = 1024;
 
 /**
  * What a Tool reports with {@link reportProgress}: MCP's `progress`, `total` and `message`.
@@ -86,6 +100,12 @@ export async function withRequestNotices<T>(
   call: () => Promise<T>,
 ): Promise<T> {
   const token = channel._meta?.progressToken;
+  if (typeof token === "string" && token.length > MAX_PROGRESS_TOKEN_LENGTH) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `progressToken is ${token.length} characters long; at most ${MAX_PROGRESS_TOKEN_LENGTH} are accepted`,
+    );
+  }
   const notices: RequestNotices = {
     progressToken: typeof token === "string" || typeof token === "number" ? token : undefined,
     send: channel.sendNotification,
