@@ -7,8 +7,9 @@
 import fc from "fast-check";
 import { describe, expect, test, vi } from "vitest";
 import { countNativeMatches } from "../../test/support/native-matches.ts";
+import { WHITE_SPACE_CODE_POINTS } from "./code-point-ranges.ts";
 import { linearTimePatterns, MAX_PATTERN_INSTRUCTIONS } from "./linear-patterns.ts";
-import { toRe2Syntax, WHITE_SPACE_CODE_POINTS } from "./pattern-translation.ts";
+import { toRe2Syntax } from "./pattern-translation.ts";
 import { propertyRanges } from "./unicode-properties.ts";
 
 const engine = await linearTimePatterns();

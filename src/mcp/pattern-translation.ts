@@ -16,13 +16,21 @@ import {
   stringCharCodeAt,
   stringSlice,
 } from "../../course/src/internal.ts";
+import {
+  type CodePointRange,
+  codePointEscape,
+  complement,
+  rangesOf,
+  rangesText,
+  WHITE_SPACE_CODE_POINTS,
+  WHITE_SPACE_RANGES,
+} from "./code-point-ranges.ts";
 
 // A remote server's schemas may be compiled after a Tool of this process replaced built-ins
 // (`indexOf`, `slice`, `startsWith`, `toString`, `parseInt`), which could make the RE2 text check
 // another pattern than the one declared: what this calls is captured at load, or the core's.
 const nativeParseInt = Number.parseInt;
 const nativeFromCodePoint = String.fromCodePoint;
-const HEX_DIGITS = "0123456789ABCDEF";
 
 /** The index of the first `unit` in `text` at or after `from`, or -1 (no live `indexOf`). */
 function indexOfUnit(text: string, unit: number, from: number): number {
@@ -54,65 +62,8 @@ export class SourceTooLong extends PatternRefusal {}
 // (RE2's `.` leaves out only "\n").
 const NOT_LINE_TERMINATOR = "[^\\n\\r\\x{2028}\\x{2029}]";
 
-/**
- * ECMAScript's WhiteSpace and LineTerminator, what its `\s` matches (RE2's
- * `\s` is ASCII only), as code points; a test compares this list with the
- * engine's own `\s` over every code point.
- *
- * @example
- * WHITE_SPACE_CODE_POINTS.includes(0xa0); // true: a no-break space is white space to `\s`
- */
-export const WHITE_SPACE_CODE_POINTS: readonly number[] = [
-  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005,
-  0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff,
-];
-
 const ANY = "[\\x{0}-\\x{10FFFF}]";
 const NOTHING = "[^\\x{0}-\\x{10FFFF}]";
-
-/** `\x{…}` for a code point, its hex digits written by hand (no live `toString`). */
-function codePointEscape(codePoint: number): string {
-  // Not finite only for a pattern the engine refuses before this (NaN spelled as before).
-  if (!numberIsFinite(codePoint)) return "\\x{NAN}";
-  let digits = "";
-  let rest = codePoint;
-  do {
-    digits = `${HEX_DIGITS[rest % 16]}${digits}`;
-    rest = (rest - (rest % 16)) / 16;
-  } while (rest > 0);
-  return `\\x{${digits}}`;
-}
-
-/** RE2 class text for `ranges` (ascending, apart): `\x{…}` or `\x{…}-\x{…}` each. */
-function rangesText(ranges: readonly CodePointRange[]): string {
-  // By index, with no array method: these lists may be built after a Tool of the process
-  // patched `map`, `join` or `push`, or planted an index accessor on Array.prototype.
-  let text = "";
-  for (let index = 0; index < ranges.length; index += 1) {
-    const range = ranges[index] as CodePointRange;
-    const low = range[0];
-    const high = range[1];
-    text +=
-      low === high ? codePointEscape(low) : `${codePointEscape(low)}-${codePointEscape(high)}`;
-  }
-  return text;
-}
-
-/** Ascending code points gathered into ranges. */
-function rangesOf(codePoints: readonly number[]): CodePointRange[] {
-  const ranges: [number, number][] = [];
-  for (let index = 0; index < codePoints.length; index += 1) {
-    const codePoint = codePoints[index] as number;
-    // Never `ranges[-1]`: an empty list's "-1" is read through Array.prototype.
-    const last = ranges.length === 0 ? undefined : ranges[ranges.length - 1];
-    if (last !== undefined && last[1] + 1 === codePoint) last[1] = codePoint;
-    else addSlot(ranges, ranges.length, [codePoint, codePoint]);
-  }
-  return ranges;
-}
-
-// The same set as RE2 class text, made once from the list above.
-const WHITE_SPACE_RANGES = rangesText(rangesOf(WHITE_SPACE_CODE_POINTS));
 
 /** A property's name as RE2 would spell it (no `Script=` or `General_Category=` prefix), if it has one. */
 function re2Spelling(body: string): string | undefined {
@@ -123,20 +74,6 @@ function re2Spelling(body: string): string | undefined {
     return stringSlice(body, equals + 1);
   }
   return undefined;
-}
-
-/** The code points from 0 to 0x10FFFF that `ranges` (ascending, apart) leave out. */
-function complement(ranges: readonly CodePointRange[]): CodePointRange[] {
-  const out: CodePointRange[] = [];
-  let from = 0;
-  // By index and defined slots, as in rangesText.
-  for (let index = 0; index < ranges.length; index += 1) {
-    const range = ranges[index] as CodePointRange;
-    if (range[0] > from) addSlot(out, out.length, [from, range[0] - 1] as CodePointRange);
-    from = range[1] + 1;
-  }
-  if (from <= 0x10ffff) addSlot(out, out.length, [from, 0x10ffff] as CodePointRange);
-  return out;
 }
 
 /**
@@ -257,14 +194,6 @@ function unicodeEscape(pattern: string, at: number): Escape {
  * const inClass: ClassTest = (source, char) => new RegExp(`^${source}$`, "u").test(char);
  */
 export type ClassTest = (source: string, char: string) => boolean;
-
-/**
- * An inclusive range of code points.
- *
- * @example
- * const greekAndCoptic: CodePointRange = [0x370, 0x3ff];
- */
-export type CodePointRange = readonly [number, number];
 
 /**
  * What the rewrite asks of the engines themselves.

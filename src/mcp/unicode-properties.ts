@@ -6,7 +6,7 @@
  */
 
 import { addSlot } from "../../course/src/internal.ts";
-import type { CodePointRange } from "./pattern-translation.ts";
+import type { CodePointRange } from "./code-point-ranges.ts";
 
 // Captured at load: the platform's engine answers here, not a patched global.
 const NativeRegExp = RegExp;
