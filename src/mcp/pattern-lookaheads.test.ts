@@ -140,7 +140,8 @@ test("generated patterns with leading lookaheads answer as the platform's engine
     }),
     { numRuns: 2_000 },
   );
-});
+  // Thousands of runs: seconds on a loaded machine, where the default 5 s would cut them.
+}, 60_000);
 
 describe("any other lookaround is still refused, saying why", () => {
   test.each([

@@ -268,7 +268,8 @@ test("generated patterns answer as the platform's engine does", () => {
     }),
     { numRuns: 3_000 },
   );
-});
+  // Thousands of runs: seconds on a loaded machine, where the default 5 s would cut them.
+}, 60_000);
 
 describe("a getter a Tool planted at Array.prototype[-1]", () => {
   test("is never asked while a class is rewritten, and the class keeps every code point", () => {
