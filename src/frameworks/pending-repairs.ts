@@ -22,7 +22,18 @@
  * with more repaired calls than the cap lost the first ones' reasons.
  */
 
-import { hasOwn, isProxy } from "../../course/src/internal.ts";
+import {
+  apply,
+  getPrototypeOf,
+  hasOwn,
+  isArray,
+  isProxy,
+  ownDataValue,
+  stringCharCodeAt,
+  stringSlice,
+  weakMapGet,
+  weakMapSet,
+} from "../../course/src/internal.ts";
 
 /**
  * The argument key a repaired call carries its stand-in under. An arguments
@@ -40,26 +51,92 @@ export const UNHELD_REPAIR_REASON = `arguments use the reserved key "${REPAIR_KE
 
 /** The length of a seal: an HMAC-SHA-256 in unpadded base64url. */
 const SEAL_LENGTH = 43;
+/** The bytes of an HMAC-SHA-256. */
+const SEAL_BYTES = 32;
 
+// Stand-ins are sealed and opened on every repaired call, after the step's Tools ran in this
+// process: what they use is captured at load (or the core's copy). A Tool that replaced
+// `WeakMap.prototype.get`, `crypto.subtle.verify`, `atob` or `RegExp.prototype.test` could pass
+// a stand-in it wrote as ours, or refuse ours; one that replaced `Array.isArray` or
+// `Object.getOwnPropertyDescriptor` could make a repaired call an ordinary one; and one that
+// replaced `JSON.stringify`, `btoa` or `replaceAll` could forge the text a framework passes on.
+const NativeUint8Array = Uint8Array;
+const jsonStringify = JSON.stringify;
+const webCrypto = globalThis.crypto;
+const subtle = webCrypto.subtle;
+const subtlePrototype = getPrototypeOf(subtle) as SubtleCrypto;
+const subtleGenerateKey = subtlePrototype.generateKey;
+const subtleSign = subtlePrototype.sign;
+const subtleVerify = subtlePrototype.verify;
+const getRandomValues = webCrypto.getRandomValues;
 const encoder = new TextEncoder();
+const textEncode = encoder.encode;
 
+const HEX = "0123456789abcdef";
+const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/** `bytes` random bytes as lower-case hex, two digits each, by table (no live `toString` or `padStart`). */
 function randomHex(bytes: number): string {
-  const values = globalThis.crypto.getRandomValues(new Uint8Array(bytes));
+  const values = new NativeUint8Array(bytes);
+  apply(getRandomValues, webCrypto, [values]);
   let text = "";
-  for (const value of values) text += value.toString(16).padStart(2, "0");
+  // By index: `for…of` over a typed array runs the live array iterator's `next`.
+  for (let index = 0; index < bytes; index += 1) {
+    const value = values[index] as number;
+    text += `${HEX[value >> 4]}${HEX[value & 15]}`;
+  }
   return text;
 }
 
-function toBase64Url(bytes: ArrayBuffer): string {
-  let binary = "";
-  for (const byte of new Uint8Array(bytes)) binary += String.fromCharCode(byte);
-  return globalThis.btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+/**
+ * A seal as unpadded base64url, written here: the same text as `btoa` with `+` and `/` replaced
+ * and `=` cut, with no live `btoa`, `fromCharCode`, `replaceAll` or `replace` in the way.
+ */
+function toBase64Url(buffer: ArrayBuffer): string {
+  const bytes = new NativeUint8Array(buffer);
+  let text = "";
+  for (let index = 0; index < SEAL_BYTES; index += 3) {
+    const first = bytes[index] as number;
+    const second = index + 1 < SEAL_BYTES ? (bytes[index + 1] as number) : 0;
+    const third = index + 2 < SEAL_BYTES ? (bytes[index + 2] as number) : 0;
+    text += `${BASE64URL[first >> 2]}${BASE64URL[((first & 3) << 4) | (second >> 4)]}`;
+    if (index + 1 < SEAL_BYTES) text += BASE64URL[((second & 15) << 2) | (third >> 6)];
+    if (index + 2 < SEAL_BYTES) text += BASE64URL[third & 63];
+  }
+  return text;
 }
 
+/** The value of a base64url character, or -1 (what the old `/^[A-Za-z0-9_-]+$/` refused). */
+function sextet(code: number): number {
+  if (code >= 0x41 && code <= 0x5a) return code - 0x41;
+  if (code >= 0x61 && code <= 0x7a) return code - 0x61 + 26;
+  if (code >= 0x30 && code <= 0x39) return code - 0x30 + 52;
+  if (code === 0x2d) return 62;
+  return code === 0x5f ? 63 : -1;
+}
+
+/**
+ * The bytes of a seal's text ({@link SEAL_LENGTH} characters), or undefined for a character
+ * outside base64url. Decoded here, as `atob` did: the bits past the last whole byte are
+ * dropped, not checked.
+ */
 function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined {
-  if (!/^[A-Za-z0-9_-]+$/.test(text)) return undefined;
-  const binary = globalThis.atob(`${text.replaceAll("-", "+").replaceAll("_", "/")}=`);
-  return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+  const bytes = new NativeUint8Array(SEAL_BYTES);
+  let bits = 0;
+  let held = 0;
+  let written = 0;
+  for (let index = 0; index < SEAL_LENGTH; index += 1) {
+    const value = sextet(stringCharCodeAt(text, index));
+    if (value < 0) return undefined;
+    held = ((held << 6) | value) & 0x3fff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes[written] = (held >> bits) & 0xff;
+      written += 1;
+    }
+  }
+  return bytes;
 }
 
 /**
@@ -78,27 +155,45 @@ export class PendingRepairs {
 
   /** Makes `tool` one this serves, with a nonce of its own. */
   serve(tool: object): void {
-    this.#nonces.set(tool, randomHex(16));
+    weakMapSet(this.#nonces, tool, randomHex(16));
   }
 
   /** Whether `tool` is a bridged Tool this serves. */
   serves(tool: unknown): boolean {
-    return typeof tool === "object" && tool !== null && this.#nonces.has(tool);
+    // A nonce is never undefined: a get answers what a has would, by the captured method.
+    return (
+      typeof tool === "object" && tool !== null && weakMapGet(this.#nonces, tool) !== undefined
+    );
   }
 
   #signingKey(): Promise<CryptoKey> {
     // Drawn once, on first use: a process that never repairs never makes one.
-    this.#key ??= globalThis.crypto.subtle.generateKey({ name: "HMAC", hash: "SHA-256" }, false, [
-      "sign",
-      "verify",
-    ]);
+    this.#key ??= apply(subtleGenerateKey, subtle, [
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign", "verify"],
+    ]) as Promise<CryptoKey>;
     return this.#key;
   }
 
   /** What the seal covers: the Tool's nonce and the reason. */
   #sealed(nonce: string, reason: string): Uint8Array<ArrayBuffer> {
-    // Copied into a buffer of its own: WebCrypto takes no view of a shared buffer.
-    return new Uint8Array(encoder.encode(`${nonce}\n${reason}`));
+    // A buffer of its own (WebCrypto takes no view of a shared one): encode makes a new one.
+    return apply(textEncode, encoder, [`${nonce}\n${reason}`]) as Uint8Array<ArrayBuffer>;
+  }
+
+  /** The stand-in's token for `tool`, `<seal>:<reason>`; undefined for a tool this does not serve. */
+  async #token(tool: unknown, reason: string): Promise<string | undefined> {
+    if (typeof tool !== "object" || tool === null) return undefined;
+    const nonce = weakMapGet(this.#nonces, tool);
+    if (nonce === undefined) return undefined;
+    const key = await this.#signingKey();
+    const seal = (await apply(subtleSign, subtle, [
+      "HMAC",
+      key,
+      this.#sealed(nonce, reason),
+    ])) as ArrayBuffer;
+    return `${toBase64Url(seal)}:${reason}`;
   }
 
   /**
@@ -106,12 +201,8 @@ export class PendingRepairs {
    * "<seal>:<reason>" }`; undefined for a tool this does not serve.
    */
   async standIn(tool: unknown, reason: string): Promise<{ [REPAIR_KEY]: string } | undefined> {
-    if (typeof tool !== "object" || tool === null) return undefined;
-    const nonce = this.#nonces.get(tool);
-    if (nonce === undefined) return undefined;
-    const key = await this.#signingKey();
-    const seal = await globalThis.crypto.subtle.sign("HMAC", key, this.#sealed(nonce, reason));
-    return { [REPAIR_KEY]: `${toBase64Url(seal)}:${reason}` };
+    const token = await this.#token(tool, reason);
+    return token === undefined ? undefined : { [REPAIR_KEY]: token };
   }
 
   /**
@@ -120,8 +211,10 @@ export class PendingRepairs {
    * serve.
    */
   async hold(tool: unknown, reason: string): Promise<string | undefined> {
-    const stand = await this.standIn(tool, reason);
-    return stand === undefined ? undefined : JSON.stringify(stand);
+    const token = await this.#token(tool, reason);
+    // Written here, the token quoted by the captured stringify: the text JSON.stringify gives
+    // the stand-in, with no `toJSON` planted on Object.prototype asked (a string has none).
+    return token === undefined ? undefined : `{"${REPAIR_KEY}":${jsonStringify(token)}}`;
   }
 
   /**
@@ -136,33 +229,33 @@ export class PendingRepairs {
    */
   take(tool: object, input: unknown): Promise<string> | undefined {
     // A Proxy is never asked (its traps could run host code): our boundary reads it as arguments.
-    if (typeof input !== "object" || input === null || Array.isArray(input) || isProxy(input)) {
+    if (typeof input !== "object" || input === null || isArray(input) || isProxy(input)) {
       return undefined;
     }
     // Every call asks: most inputs have no such key, and an own-key check allocates nothing.
     if (!hasOwn(input, REPAIR_KEY)) return undefined;
-    // Read once, as a descriptor: a getter is never run.
-    const descriptor = Object.getOwnPropertyDescriptor(input, REPAIR_KEY);
-    if (descriptor === undefined) return undefined;
-    const token = "value" in descriptor ? descriptor.value : undefined;
-    return this.#open(tool, token);
+    // Read once, as own data: a getter is never run, nor a `value` planted on Object.prototype
+    // taken for an accessor's.
+    return this.#open(tool, ownDataValue(input, REPAIR_KEY));
   }
 
   async #open(tool: object, token: unknown): Promise<string> {
-    const nonce = this.#nonces.get(tool);
+    const nonce = weakMapGet(this.#nonces, tool);
     if (nonce === undefined || typeof token !== "string") return UNHELD_REPAIR_REASON;
-    if (token.length <= SEAL_LENGTH || token[SEAL_LENGTH] !== ":") return UNHELD_REPAIR_REASON;
-    const seal = fromBase64Url(token.slice(0, SEAL_LENGTH));
+    if (token.length <= SEAL_LENGTH || stringCharCodeAt(token, SEAL_LENGTH) !== 0x3a) {
+      return UNHELD_REPAIR_REASON;
+    }
+    const seal = fromBase64Url(token);
     if (seal === undefined) return UNHELD_REPAIR_REASON;
-    const reason = token.slice(SEAL_LENGTH + 1);
+    const reason = stringSlice(token, SEAL_LENGTH + 1);
     const key = await this.#signingKey();
     // verify compares in constant time; a stand-in changed by one character fails it.
-    const genuine = await globalThis.crypto.subtle.verify(
+    const genuine = await apply(subtleVerify, subtle, [
       "HMAC",
       key,
       seal,
       this.#sealed(nonce, reason),
-    );
-    return genuine ? reason : UNHELD_REPAIR_REASON;
+    ]);
+    return genuine === true ? reason : UNHELD_REPAIR_REASON;
   }
 }

@@ -19,6 +19,14 @@ import {
   defineTool,
   ToolContractError,
 } from "../../course/src/index.ts";
+import {
+  isAbortSignal,
+  NativeError,
+  numberIsFinite,
+  ownDataValue,
+  signalAborted,
+  signalReason,
+} from "../../course/src/internal.ts";
 import { compileArgumentCheck, compileOutputCheck, loadAjv } from "./json-schema-check.ts";
 import { linearTimePatterns } from "./linear-patterns.ts";
 import {
@@ -132,19 +140,22 @@ type RemoteProgress = {
  */
 function progressRelay(): (update: RemoteProgress) => void {
   const report = progressReporter();
-  return ({ progress, total, message }) => {
+  return (update) => {
+    // Own fields, by the captured isFinite: the SDK calls this after Tools ran in this process,
+    // and a `total` or `message` planted on Object.prototype must not stand in for an absent one.
+    const progress = ownDataValue(update, "progress") as number;
+    const total = ownDataValue(update, "total") as number | undefined;
+    const message = ownDataValue(update, "message");
     // Numbers the server sends are not trusted: only finite ones are passed on.
     if (
-      !Number.isFinite(progress) ||
-      (total !== undefined && !(Number.isFinite(total) && total >= 0))
+      !numberIsFinite(progress) ||
+      (total !== undefined && !(numberIsFinite(total) && total >= 0))
     ) {
       return;
     }
-    void report?.({
-      progress,
-      ...(total === undefined ? {} : { total }),
-      ...(typeof message === "string" ? { message } : {}),
-    });
+    // Both fields own, undefined when absent: the reporter reads them, and an inherited one
+    // would answer in their place.
+    void report?.({ progress, total, message: typeof message === "string" ? message : undefined });
   };
 }
 
@@ -185,20 +196,27 @@ function defineMcpTool(
           },
         )) as CallToolResult;
       } catch (thrown) {
-        // Cancelled by the run: the boundary answers with the run's reason, not a failure.
-        if (signal.aborted) throw signal.reason;
-        throw new Error(requestFailure(thrown, settings.timeoutMs));
+        // Cancelled by the run: the boundary answers with the run's reason, not a failure. Read
+        // through the intrinsic getters: a getter planted on AbortSignal.prototype could turn a
+        // failure into a forged cancellation, or a cancellation into a failure.
+        if (isAbortSignal(signal) && signalAborted(signal)) throw signalReason(signal);
+        throw new NativeError(requestFailure(thrown, settings.timeoutMs));
       }
-      if (result.isError === true) throw new Error(errorResultMessage(result));
+      // Own fields only (the SDK parsed the result): an `isError` or `structuredContent`
+      // planted on Object.prototype must not fail a good result or fill a missing one.
+      if (ownDataValue(result, "isError") === true) {
+        throw new NativeError(errorResultMessage(result));
+      }
       if (checks.output !== undefined) {
         // A Tool that declares an output schema answers with structured content that fits it.
-        if (result.structuredContent === undefined) {
-          throw new Error(
+        const structured = ownDataValue(result, "structuredContent");
+        if (structured === undefined) {
+          throw new NativeError(
             "the server returned no structured content, though the Tool declares an output schema",
           );
         }
-        const mismatch = checks.output(result.structuredContent);
-        if (mismatch !== undefined) throw new Error(mismatch);
+        const mismatch = checks.output(structured);
+        if (mismatch !== undefined) throw new NativeError(mismatch);
       }
       return resultOutput(result);
     },

@@ -4,6 +4,28 @@
  * never the whole arguments.
  */
 
+import {
+  addSlot,
+  arrayAppend,
+  fieldOf,
+  hasOwn,
+  isArray,
+  jsonStringify,
+  mathMax,
+  mathMin,
+  regExpTest,
+  sealedRegExp,
+  stringCharCodeAt,
+  stringSlice,
+  stringTrim,
+} from "./schema-intrinsics.ts";
+
+// Issues are read and written on every refused call, after Tools ran in this process: only
+// captured built-ins (see schema-intrinsics.ts), by index, never the live array or string
+// iterator. A Tool that replaced `push`, `join`, `trim`, `RegExp.prototype.test` or the string
+// iterator could otherwise forge or unbound what the model reads; an issue's fields are read as
+// its own or its class's, so none planted on Object.prototype (`message`, `path`, `code`) counts.
+
 /** At most this many issues are written; the rest are counted (`…and N more`). */
 export const SCHEMA_MAX_REPORTED_ISSUES = 5;
 /** Each written issue, path included, is cut to this many code points. */
@@ -17,20 +39,30 @@ export interface SchemaIssue {
   readonly message: string;
 }
 
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+// Sealed: its own `exec` is the original, whatever `RegExp.prototype.exec` becomes.
+const IDENTIFIER = sealedRegExp(/^[A-Za-z_$][A-Za-z0-9_$]*$/);
+
+/** The code units of the code point at `index` of `text`: 2 for a surrogate pair, else 1. */
+function unitsAt(text: string, index: number): number {
+  const unit = stringCharCodeAt(text, index);
+  const next = stringCharCodeAt(text, index + 1);
+  return unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
+}
 
 /** Cuts `text` to `limit` code points (an ellipsis marks the cut) and blanks control characters. */
 function bound(text: string, limit: number): string {
   let kept = "";
   let points = 0;
-  let consumed = 0;
-  // Stops at the limit, so a huge message costs only the limit.
-  for (const character of text) {
-    if (points === limit - 1 && consumed + character.length < text.length) return `${kept}…`;
-    const code = character.codePointAt(0) ?? 0;
-    kept += code < 0x20 || code === 0x7f ? " " : character;
+  // Stops at the limit, so a huge message costs only the limit. By code point, as the string
+  // iterator walks (a lone surrogate is one), without it.
+  for (let index = 0; index < text.length; ) {
+    const units = unitsAt(text, index);
+    if (points === limit - 1 && index + units < text.length) return `${kept}…`;
+    // A pair's first unit is a surrogate, never a control character.
+    const code = stringCharCodeAt(text, index);
+    kept += code < 0x20 || code === 0x7f ? " " : stringSlice(text, index, index + units);
     points += 1;
-    consumed += character.length;
+    index += units;
   }
   return kept;
 }
@@ -39,8 +71,8 @@ function segmentText(segment: PropertyKey, first: boolean): string {
   if (typeof segment === "number") return `[${segment}]`;
   if (typeof segment === "symbol") return "[symbol]";
   const key = bound(segment, MAX_KEY_CHARACTERS);
-  if (IDENTIFIER.test(key)) return first ? key : `.${key}`;
-  return `[${JSON.stringify(key)}]`;
+  if (regExpTest(IDENTIFIER, key)) return first ? key : `.${key}`;
+  return `[${jsonStringify(key)}]`;
 }
 
 /**
@@ -69,29 +101,32 @@ export function formatIssuePath(path: readonly PropertyKey[]): string {
  * // "left: Expected number, received string"
  */
 export function formatIssues(issues: readonly SchemaIssue[], total = issues.length): string {
-  const shown = Math.min(issues.length, SCHEMA_MAX_REPORTED_ISSUES);
+  const shown = mathMin(issues.length, SCHEMA_MAX_REPORTED_ISSUES);
   if (shown === 0) return "arguments do not match the schema";
-  const parts: string[] = [];
+  // Written as `parts.join("; ")` would write them, by concatenation.
+  let text = "";
   for (let index = 0; index < shown; index += 1) {
     const issue = issues[index] as SchemaIssue;
-    const message = issue.message.trim() === "" ? "is invalid" : issue.message;
-    parts.push(bound(`${formatIssuePath(issue.path)}: ${message}`, SCHEMA_MAX_ISSUE_CHARACTERS));
+    const message = stringTrim(issue.message) === "" ? "is invalid" : issue.message;
+    const part = bound(`${formatIssuePath(issue.path)}: ${message}`, SCHEMA_MAX_ISSUE_CHARACTERS);
+    text += index === 0 ? part : `; ${part}`;
   }
-  const hidden = Math.max(total, shown) - shown;
-  if (hidden > 0) parts.push(`…and ${hidden} more`);
-  return parts.join("; ");
+  const hidden = mathMax(total, shown) - shown;
+  return hidden > 0 ? `${text}; …and ${hidden} more` : text;
 }
 
+/** `list[index]`, a hole read as undefined (as `for…of` read it) without asking Array.prototype. */
+const slot = (list: readonly unknown[], index: number): unknown =>
+  hasOwn(list, index) ? list[index] : undefined;
+
 function readPath(path: unknown): PropertyKey[] {
-  if (!Array.isArray(path)) return [];
+  if (!isArray(path)) return [];
   const keys: PropertyKey[] = [];
-  for (const segment of path as readonly unknown[]) {
-    const key =
-      typeof segment === "object" && segment !== null
-        ? (segment as { readonly key?: unknown }).key
-        : segment;
+  for (let index = 0; index < path.length; index += 1) {
+    const segment = slot(path, index);
+    const key = typeof segment === "object" && segment !== null ? fieldOf(segment, "key") : segment;
     if (typeof key === "string" || typeof key === "number" || typeof key === "symbol") {
-      keys.push(key);
+      addSlot(keys, keys.length, key);
     }
   }
   return keys;
@@ -99,27 +134,23 @@ function readPath(path: unknown): PropertyKey[] {
 
 const UNKNOWN_KEY = "is not allowed (unknown key)";
 
-type IssueFields = {
-  readonly message?: unknown;
-  readonly path?: unknown;
-  readonly problem?: unknown;
-  readonly code?: unknown;
-  readonly keys?: unknown;
-  readonly type?: unknown;
-  readonly expected?: unknown;
-};
-
 /** The message of one issue, with each library's unknown-key report worded the same way. */
-function messageOf(issue: IssueFields, vendor: string): string {
+function messageOf(issue: object, vendor: string): string {
   if (
-    (vendor === "valibot" && issue.type === "strict_object" && issue.expected === "never") ||
-    (vendor === "arktype" && issue.code === "predicate" && issue.expected === "removed")
+    (vendor === "valibot" &&
+      fieldOf(issue, "type") === "strict_object" &&
+      fieldOf(issue, "expected") === "never") ||
+    (vendor === "arktype" &&
+      fieldOf(issue, "code") === "predicate" &&
+      fieldOf(issue, "expected") === "removed")
   ) {
     return UNKNOWN_KEY;
   }
   // arktype's `message` repeats the path (`left must be a number`); `problem` does not.
-  if (vendor === "arktype" && typeof issue.problem === "string") return issue.problem;
-  return typeof issue.message === "string" ? issue.message : "is invalid";
+  const problem = vendor === "arktype" ? fieldOf(issue, "problem") : undefined;
+  if (typeof problem === "string") return problem;
+  const message = fieldOf(issue, "message");
+  return typeof message === "string" ? message : "is invalid";
 }
 
 /**
@@ -137,27 +168,34 @@ export function readStandardIssues(
   issues: unknown,
   vendor: string,
 ): { readonly issues: readonly SchemaIssue[]; readonly total: number } {
-  if (!Array.isArray(issues)) return { issues: [], total: 0 };
+  if (!isArray(issues)) return { issues: [], total: 0 };
   const normalized: SchemaIssue[] = [];
   let total = 0;
   const add = (issue: SchemaIssue): void => {
     total += 1;
-    if (normalized.length < SCHEMA_MAX_REPORTED_ISSUES) normalized.push(issue);
+    if (normalized.length < SCHEMA_MAX_REPORTED_ISSUES) {
+      addSlot(normalized, normalized.length, issue);
+    }
   };
-  for (const issue of issues as readonly unknown[]) {
+  for (let index = 0; index < issues.length; index += 1) {
+    const issue = slot(issues, index);
     if (typeof issue !== "object" || issue === null) {
       add({ path: [], message: "is invalid" });
       continue;
     }
-    const fields = issue as IssueFields;
-    const path = readPath(fields.path);
-    if (vendor === "zod" && fields.code === "unrecognized_keys" && Array.isArray(fields.keys)) {
-      for (const key of fields.keys as readonly unknown[]) {
-        if (typeof key === "string") add({ path: [...path, key], message: UNKNOWN_KEY });
+    const path = readPath(fieldOf(issue, "path"));
+    const keys =
+      vendor === "zod" && fieldOf(issue, "code") === "unrecognized_keys"
+        ? fieldOf(issue, "keys")
+        : undefined;
+    if (isArray(keys)) {
+      for (let at = 0; at < keys.length; at += 1) {
+        const key = slot(keys, at);
+        if (typeof key === "string") add({ path: arrayAppend(path, key), message: UNKNOWN_KEY });
       }
       continue;
     }
-    add({ path, message: messageOf(fields, vendor) });
+    add({ path, message: messageOf(issue, vendor) });
   }
   return { issues: normalized, total };
 }

@@ -7,7 +7,26 @@
  */
 
 import type { CourseJsonObject, CourseJsonValue } from "../../course/src/index.ts";
-import { acceptsNull, isJsonObject, setKey } from "./json-schema.ts";
+import { acceptsNull, isJsonObject, ownField, setKey } from "./json-schema.ts";
+import {
+  arrayEvery,
+  arrayIncludes,
+  arrayMap,
+  arraySome,
+  hasOwn,
+  isArray,
+  objectEntries,
+  objectValues,
+} from "./schema-intrinsics.ts";
+
+// The drop runs on every call (schemaTool, the OpenAI Agents tools), after Tools ran in this
+// process: only captured built-ins (see schema-intrinsics.ts), by index, never the live array
+// iterator; and only a schema's own fields, since a Tool can plant `type`, `required` or
+// `properties` on Object.prototype (a null the schema accepts would be dropped, or one kept).
+
+/** `members` when it is a non-empty list every member of which certainly refuses null. */
+const everyRefuses = (members: CourseJsonValue | undefined): boolean =>
+  isArray(members) && members.length > 0 && arrayEvery(members, (m) => refusesNull(m));
 
 /**
  * Whether a property's schema certainly refuses `null`, read from what it
@@ -19,29 +38,35 @@ import { acceptsNull, isJsonObject, setKey } from "./json-schema.ts";
 function refusesNull(schema: CourseJsonValue): boolean {
   if (!isJsonObject(schema)) return schema === false;
   if (acceptsNull(schema)) return false;
-  if (typeof schema.type === "string" || Array.isArray(schema.type)) return true;
-  if (Array.isArray(schema.enum) || Object.hasOwn(schema, "const")) return true;
-  const allOf = schema.allOf;
-  if (Array.isArray(allOf) && allOf.some((member) => refusesNull(member))) return true;
-  for (const key of ["anyOf", "oneOf"] as const) {
-    const members = schema[key];
-    if (Array.isArray(members) && members.length > 0 && members.every((m) => refusesNull(m))) {
-      return true;
-    }
-  }
-  return false;
+  const type = ownField(schema, "type");
+  if (typeof type === "string" || isArray(type)) return true;
+  if (isArray(ownField(schema, "enum")) || hasOwn(schema, "const")) return true;
+  const allOf = ownField(schema, "allOf");
+  if (isArray(allOf) && arraySome(allOf, (member) => refusesNull(member))) return true;
+  return everyRefuses(ownField(schema, "anyOf")) || everyRefuses(ownField(schema, "oneOf"));
+}
+
+/** A schema's own `required`, or none. */
+function requiredOf(schema: CourseJsonObject): readonly CourseJsonValue[] {
+  const required = ownField(schema, "required");
+  return isArray(required) ? required : [];
 }
 
 function dropInObject(value: CourseJsonObject, schema: CourseJsonObject): CourseJsonObject {
-  const properties = schema.properties;
+  const properties = ownField(schema, "properties");
   if (!isJsonObject(properties)) return value;
-  const required = Array.isArray(schema.required) ? schema.required : [];
+  const required = requiredOf(schema);
   const copy: { [key: string]: CourseJsonValue } = {};
-  for (const [key, child] of Object.entries(value)) {
-    const property = Object.hasOwn(properties, key) ? properties[key] : undefined;
+  const entries = objectEntries(value);
+  for (let index = 0; index < entries.length; index += 1) {
+    // By index, not destructured: destructuring runs the live array iterator.
+    const entry = entries[index] as [string, CourseJsonValue];
+    const key = entry[0];
+    const child = entry[1];
+    const property = hasOwn(properties, key) ? properties[key] : undefined;
     // Dropped only where the schema certainly refuses null: a null it accepts, or may accept
     // (`{}`, a `$ref`, a `oneOf`), means something and stays.
-    if (child === null && property !== undefined && !required.includes(key)) {
+    if (child === null && property !== undefined && !arrayIncludes(required, key)) {
       if (refusesNull(property)) continue;
     }
     // Defined, not assigned: "__proto__" stays an ordinary key.
@@ -65,10 +90,10 @@ export function dropNullOptionals(
   value: CourseJsonValue,
   schema: CourseJsonObject,
 ): CourseJsonValue {
-  if (Array.isArray(value)) {
-    const items = schema.items;
+  if (isArray(value)) {
+    const items = ownField(schema, "items");
     if (!isJsonObject(items)) return value;
-    return (value as readonly CourseJsonValue[]).map((item) => dropNullOptionals(item, items));
+    return arrayMap(value as readonly CourseJsonValue[], (item) => dropNullOptionals(item, items));
   }
   if (isJsonObject(value)) return dropInObject(value, schema);
   return value;
@@ -95,29 +120,35 @@ export function dropsStrictNulls(schema: CourseJsonObject): boolean {
 /** {@link dropsStrictNulls} for `node`, which the drop reaches when `reached`. */
 function reachesEveryNull(node: CourseJsonValue, reached: boolean): boolean {
   if (!isJsonObject(node)) return true;
-  const properties = node.properties;
+  const properties = ownField(node, "properties");
   if (isJsonObject(properties)) {
-    const required = Array.isArray(node.required) ? node.required : [];
-    for (const [name, property] of Object.entries(properties)) {
+    const required = requiredOf(node);
+    const entries = objectEntries(properties);
+    for (let index = 0; index < entries.length; index += 1) {
+      const entry = entries[index] as [string, CourseJsonValue];
+      const property = entry[1];
       // The rewrite leaves a property that accepts null as it is: no null is invited there.
-      const invited = !required.includes(name) && !acceptsNull(property);
+      const invited = !arrayIncludes(required, entry[0]) && !acceptsNull(property);
       if (invited && !(reached && refusesNull(property))) return false;
       if (!reachesEveryNull(property, reached)) return false;
     }
   }
-  if (!reachesEveryNull(node.items as CourseJsonValue, reached)) return false;
-  for (const key of ["anyOf", "oneOf", "allOf"] as const) {
-    const members = node[key];
-    if (Array.isArray(members) && !members.every((member) => reachesEveryNull(member, false))) {
-      return false;
-    }
-  }
-  for (const key of ["$defs", "definitions"] as const) {
-    const definitions = node[key];
-    if (!isJsonObject(definitions)) continue;
-    for (const definition of Object.values(definitions)) {
-      if (!reachesEveryNull(definition, false)) return false;
-    }
-  }
-  return true;
+  if (!reachesEveryNull(ownField(node, "items") as CourseJsonValue, reached)) return false;
+  // Each keyword by name, in the order a loop over them took (no live array iterator).
+  const unreached = (member: CourseJsonValue): boolean => reachesEveryNull(member, false);
+  const members = (key: string): boolean => {
+    const list = ownField(node, key);
+    return !isArray(list) || arrayEvery(list, unreached);
+  };
+  const defined = (key: string): boolean => {
+    const definitions = ownField(node, key);
+    return !isJsonObject(definitions) || arrayEvery(objectValues(definitions), unreached);
+  };
+  return (
+    members("anyOf") &&
+    members("oneOf") &&
+    members("allOf") &&
+    defined("$defs") &&
+    defined("definitions")
+  );
 }

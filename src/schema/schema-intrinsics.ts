@@ -9,26 +9,37 @@
  * globals, so such a Tool cannot open a schema, drop a `required`, pass a
  * bad name or leave the list unfrozen. Most come from the core's declared
  * internal surface; the few the core has no use for are captured here.
+ *
+ * `schemaTool`'s validator uses them too: it runs on every call (the null
+ * drop, the schema's answer, the issues written for the model), after Tools
+ * ran in the same process.
  */
 
-import { addSlot, hasOwn } from "../../course/src/internal.ts";
+import { addSlot, getPrototypeOf, hasOwn, ObjectPrototype } from "../../course/src/internal.ts";
 
 export {
   addSlot,
+  apply,
   defineProperty,
   freeze,
   hasOwn,
   isArray,
+  isNativePromise,
   MISSING,
   mapGet,
+  mathMax,
+  mathMin,
+  NativeError,
   NativeTypeError,
   ownDataValue,
+  promiseThen,
   readOwnValue,
   regExpTest,
   sealedRegExp,
   setHas,
   stringCharCodeAt,
   stringSlice,
+  stringTrim,
 } from "../../course/src/internal.ts";
 
 /** `Object.entries`, `Object.keys` and `Object.values` as they were at load. */
@@ -52,12 +63,39 @@ export function arrayIncludes(list: readonly unknown[], value: unknown): boolean
   return false;
 }
 
+/**
+ * `holder[key]` when the field is the holder's own or its class's (a library's issue may be a
+ * class instance with getters, as arktype's are); undefined when the only one is on
+ * Object.prototype, where a Tool may have planted it.
+ *
+ * @example
+ * fieldOf({ message: "Required" }, "message"); // "Required"
+ */
+export function fieldOf(holder: object, key: string): unknown {
+  for (
+    let at: object | null = holder;
+    at !== null && at !== ObjectPrototype;
+    at = getPrototypeOf(at)
+  ) {
+    if (hasOwn(at, key)) return (holder as { readonly [key: string]: unknown })[key];
+  }
+  return undefined;
+}
+
 /** `list.some(test)`. */
 export function arraySome<T>(list: readonly T[], test: (item: T) => boolean): boolean {
   for (let index = 0; index < list.length; index += 1) {
     if (hasOwn(list, index) && test(list[index] as T)) return true;
   }
   return false;
+}
+
+/** `list.every(test)`. */
+export function arrayEvery<T>(list: readonly T[], test: (item: T) => boolean): boolean {
+  for (let index = 0; index < list.length; index += 1) {
+    if (hasOwn(list, index) && !test(list[index] as T)) return false;
+  }
+  return true;
 }
 
 /** `list.filter(keep)`, into a new array. */

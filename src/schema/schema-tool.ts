@@ -15,6 +15,7 @@ import {
 import { formatIssues, readStandardIssues } from "./issues.ts";
 import { dropNullOptionals } from "./null-optionals.ts";
 import { describeTool, SchemaToolError } from "./schema-error.ts";
+import { apply, fieldOf, isNativePromise, NativeError, promiseThen } from "./schema-intrinsics.ts";
 import {
   type InferSchemaOutput,
   readStandardSchema,
@@ -54,21 +55,31 @@ const MALFORMED_RESULT = "the Tool's schema returned neither a value nor issues"
 
 const noop = (): void => {};
 
+// The validator runs on every call, after Tools ran in this process: a Tool could replace
+// `Reflect.apply` or `Promise.prototype.then`, or plant `then` or `issues` on Object.prototype
+// (every answer a thenable, or a failure the model reads). The schema's answer is read as its
+// own fields or its class's (see `fieldOf`), by the captured built-ins.
+
 /** A returned Promise or thenable: its rejection is observed, then the call is refused. */
 function refuseAsync(result: object): void {
+  if (isNativePromise(result)) {
+    // The captured `then`: a native Promise is observed by what it was at load.
+    promiseThen(result as Promise<unknown>, noop, noop);
+    throw new NativeError(ASYNC_SCHEMA);
+  }
   let then: unknown;
   try {
-    then = (result as { readonly then?: unknown }).then;
+    then = fieldOf(result, "then");
   } catch {
     return;
   }
   if (typeof then !== "function") return;
   try {
-    Reflect.apply(then, result, [noop, noop]);
+    apply(then, result, [noop, noop]);
   } catch {
     // A thenable that throws from `then` is refused all the same.
   }
-  throw new Error(ASYNC_SCHEMA);
+  throw new NativeError(ASYNC_SCHEMA);
 }
 
 function readParameters(
@@ -140,10 +151,12 @@ export function schemaTool<Schema extends StandardSchemaV1, Output>(
 
   const validate = (input: unknown): CourseToolValidation<InferSchemaOutput<Schema>> => {
     const result = source.validate(prepare(input));
-    if (typeof result !== "object" || result === null) throw new Error(MALFORMED_RESULT);
+    if (typeof result !== "object" || result === null) throw new NativeError(MALFORMED_RESULT);
     refuseAsync(result);
-    const { issues, value } = result as { readonly issues?: unknown; readonly value?: unknown };
-    if (issues === undefined) return { ok: true, value: value as InferSchemaOutput<Schema> };
+    const issues = fieldOf(result, "issues");
+    if (issues === undefined) {
+      return { ok: true, value: fieldOf(result, "value") as InferSchemaOutput<Schema> };
+    }
     const read = readStandardIssues(issues, source.vendor);
     return { ok: false, error: formatIssues(read.issues, read.total) };
   };

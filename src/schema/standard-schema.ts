@@ -5,6 +5,7 @@
  */
 
 import { describeTool, SchemaToolError } from "./schema-error.ts";
+import { apply } from "./schema-intrinsics.ts";
 
 /** A path segment of an issue: a key, or an object that carries one. */
 export interface StandardSchemaV1PathSegment {
@@ -137,7 +138,9 @@ export function readStandardSchema(schema: unknown, toolName: unknown): SchemaSo
   }
   return Object.freeze({
     vendor: typeof vendor === "string" ? vendor : "unknown",
-    validate: (value: unknown) => Reflect.apply(validate, props, [value]),
+    // The captured apply: this runs on every call, after Tools ran, and a replaced
+    // `Reflect.apply` would answer for the schema.
+    validate: (value: unknown) => apply(validate, props, [value]),
     jsonSchema: writeJsonSchema,
   });
 }
