@@ -54,3 +54,34 @@ test("a client's declarations are cut to MCP's capabilities, small, and a short 
     await client.close();
   }
 });
+
+test("a toJSON planted on Object.prototype cannot keep an oversized capability", async () => {
+  const server = createMcpToolServer(new ToolRegistry([]));
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const padding = Array.from({ length: 2_000 }, () => ({}));
+  const client = new Client(
+    { name: `${"a".repeat(255)}\u{1F600}`, version: "1.0.0" },
+    { capabilities: { sampling: { context: { padding } }, roots: { listChanged: true } } },
+  );
+  await client.connect(clientSide);
+  let calls = 0;
+  Object.defineProperty(Object.prototype, "toJSON", {
+    configurable: true,
+    writable: true,
+    value() {
+      calls += 1;
+      return undefined;
+    },
+  });
+  try {
+    trimClientDeclarations(server);
+  } finally {
+    delete (Object.prototype as Record<string, unknown>).toJSON;
+    await client.close();
+  }
+  expect(calls).toBe(0);
+  expect(server.getClientCapabilities()).toEqual({ roots: { listChanged: true } });
+  // Cut at 256 code units would split the emoji's surrogate pair: cut before it instead.
+  expect(server.getClientVersion()?.name).toBe("a".repeat(255));
+});

@@ -9,7 +9,13 @@
  */
 
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { hasOwn, setHas, stringSlice } from "../../course/src/internal.ts";
+import {
+  addSlot,
+  ownDataValue,
+  setHas,
+  stringCharCodeAt,
+  stringSlice,
+} from "../../course/src/internal.ts";
 
 /** The capabilities MCP defines for a client; any other key (`experimental` too) is dropped. */
 const KNOWN_CAPABILITIES = new Set(["roots", "sampling", "elicitation", "tasks"]);
@@ -23,17 +29,42 @@ const MAX_INFO_LENGTH = 256;
 
 // Captured at load: this runs after Tools of the same process ran.
 const nativeKeys = Object.keys;
-const nativeStringify = JSON.stringify;
 const deleteProperty = Reflect.deleteProperty;
 
-/** The JSON length of `value`, or Infinity when it cannot be written. */
-function jsonLength(value: unknown): number {
-  try {
-    const text = nativeStringify(value);
-    return typeof text === "string" ? text.length : 0;
-  } catch {
-    return Number.POSITIVE_INFINITY;
+/**
+ * Whether `value` (JSON data the SDK parsed) takes more than `limit`
+ * characters of JSON, counted over own fields and indices by a walk that
+ * stops once past the limit. Not `JSON.stringify`: it would run a `toJSON` a
+ * Tool planted on `Object.prototype`, which could answer a short text for a
+ * huge value, and it would write out all of a huge one first.
+ */
+function exceeds(value: unknown, limit: number): boolean {
+  let size = 0;
+  const pending: unknown[] = [];
+  addSlot(pending, 0, value);
+  while (pending.length > 0) {
+    const node = pending[pending.length - 1];
+    pending.length -= 1;
+    // A value's own text, or its braces and commas; a key's quotes and colon below.
+    size += typeof node === "string" ? node.length + 2 : typeof node === "object" ? 2 : 8;
+    if (size > limit) return true;
+    if (typeof node !== "object" || node === null) continue;
+    const keys = nativeKeys(node);
+    for (let index = 0; index < keys.length; index += 1) {
+      const key = keys[index] as string;
+      size += key.length + 4;
+      if (size > limit) return true;
+      addSlot(pending, pending.length, ownDataValue(node, key));
+    }
   }
+  return false;
+}
+
+/** `text` cut to at most `max` code units, never inside a surrogate pair. */
+function cutUnits(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const last = stringCharCodeAt(text, max - 1);
+  return stringSlice(text, 0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
 }
 
 /**
@@ -41,7 +72,8 @@ function jsonLength(value: unknown): number {
  * objects the SDK keeps and answers from `getClientCapabilities()` and
  * `getClientVersion()`): capabilities MCP does not define, and defined ones
  * over 1,024 characters of JSON, are dropped; `clientInfo` keeps `name`,
- * `version` and `title`, each cut to 256 code units. Does nothing before
+ * `version` and `title`, each cut to 256 code units (never inside a
+ * surrogate pair). Does nothing before
  * the client initialized.
  *
  * @example
@@ -54,8 +86,8 @@ export function trimClientDeclarations(server: Server): void {
     const keys = nativeKeys(capabilities);
     for (let index = 0; index < keys.length; index += 1) {
       const key = keys[index] as string;
-      const value = (capabilities as Record<string, unknown>)[key];
-      if (!setHas(KNOWN_CAPABILITIES, key) || jsonLength(value) > MAX_CAPABILITY_JSON) {
+      const value = ownDataValue(capabilities, key);
+      if (!setHas(KNOWN_CAPABILITIES, key) || exceeds(value, MAX_CAPABILITY_JSON)) {
         deleteProperty(capabilities, key);
       }
     }
@@ -65,10 +97,10 @@ export function trimClientDeclarations(server: Server): void {
     const keys = nativeKeys(info);
     for (let index = 0; index < keys.length; index += 1) {
       const key = keys[index] as string;
-      const value = (info as Record<string, unknown>)[key];
+      const value = ownDataValue(info, key);
       if (!setHas(KEPT_INFO, key) || typeof value !== "string") deleteProperty(info, key);
-      else if (value.length > MAX_INFO_LENGTH && hasOwn(info, key)) {
-        (info as Record<string, unknown>)[key] = stringSlice(value, 0, MAX_INFO_LENGTH);
+      else if (value.length > MAX_INFO_LENGTH) {
+        (info as Record<string, unknown>)[key] = cutUnits(value, MAX_INFO_LENGTH);
       }
     }
   }

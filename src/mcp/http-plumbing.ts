@@ -32,8 +32,9 @@ export const NativeString = String;
 export const dateNow = Date.now;
 /** `Map.prototype.delete` as it was at load (call it with `apply`). */
 export const mapDelete = Map.prototype.delete;
-/** `setInterval` and `clearInterval` as they were at load. */
+/** `setInterval` as it was at load (the idle sweep). */
 export const nativeSetInterval = setInterval;
+/** `clearInterval` as it was at load (the stop). */
 export const nativeClearInterval = clearInterval;
 // What we call on node's objects, as at load: replaced on the shared prototypes, it could
 // answer a refusal with something else, or keep a stopped server's sockets open.
@@ -44,21 +45,43 @@ const writeHead = reflectGet(ServerResponse.prototype, "writeHead") as Method;
 const endResponse = reflectGet(ServerResponse.prototype, "end") as Method;
 const destroyResponse = reflectGet(ServerResponse.prototype, "destroy") as Method;
 const addListener = reflectGet(EventEmitter.prototype, "on") as Method;
-/** `http.Server`'s `close`, `closeIdleConnections` and `closeAllConnections` as at load. */
+/** `http.Server`'s `close` as at load (call it with `apply`). */
 export const closeServer = reflectGet(HttpServer.prototype, "close") as Method;
+/** `http.Server`'s `closeIdleConnections` as at load (call it with `apply`). */
 export const closeIdle = reflectGet(HttpServer.prototype, "closeIdleConnections") as Method;
+/** `http.Server`'s `closeAllConnections` as at load (call it with `apply`). */
 export const closeAll = reflectGet(HttpServer.prototype, "closeAllConnections") as Method;
 
-/** Null-prototype `{ once: true }`: `addEventListener` reads no option planted on Object.prototype. */
+/**
+ * Null-prototype `{ once: true }`: `addEventListener` reads no option planted on Object.prototype.
+ *
+ * @example
+ * addEventListener(signal, "abort", abort, ONCE);
+ */
 export const ONCE = freeze({ __proto__: null, once: true } as AddEventListenerOptions);
 
-/** Runs `listener` when `response` closes, by the captured `on` (`close` is emitted once). */
+/**
+ * Runs `listener` when `response` closes, by the captured `on` (`close` is emitted once).
+ *
+ * @example
+ * onClose(response, () => settled(server.close()));
+ */
 export const onClose = (response: ServerResponse, listener: () => void): unknown =>
   apply(addListener, response, ["close", listener]);
 
-/** Does nothing: the handler of a settlement that needs none. */
+/**
+ * Does nothing: the handler of a settlement that needs none.
+ *
+ * @example
+ * promiseThen(listener(request, response), ignore, report);
+ */
 export const ignore = (): void => {};
-/** `promise` with its rejection dropped, by the captured `then` (no live `catch`). */
+/**
+ * `promise` with its rejection dropped, by the captured `then` (no live `catch`).
+ *
+ * @example
+ * await settled(server.close());
+ */
 export const settled = (promise: Promise<unknown>): Promise<void> =>
   promiseThen(promise, ignore, ignore);
 

@@ -276,14 +276,16 @@ export async function serveToolRegistryHttp(
     try {
       await server.connect(transport);
       await run(transport, request, response);
-      // The session is open: what its client declared is cut to what we use before it is kept.
-      trimClientDeclarations(server);
     } finally {
       opening -= 1;
       const session =
         transport.sessionId === undefined ? undefined : mapGet(sessions, transport.sessionId);
       if (session === undefined) await settled(server.close());
-      else session.active -= 1;
+      else {
+        session.active -= 1;
+        // The session is open: what its client declared is cut to what we use before it is kept.
+        trimClientDeclarations(server);
+      }
     }
   }
 

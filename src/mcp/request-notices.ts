@@ -15,7 +15,7 @@ import {
   McpError,
   type ServerNotification,
 } from "@modelcontextprotocol/sdk/types.js";
-import { numberIsFinite } from "../../course/src/internal.ts";
+import { numberIsFinite, ownDataValue } from "../../course/src/internal.ts";
 import { cutText } from "./bounded-text.ts";
 
 /**
@@ -99,7 +99,11 @@ export async function withRequestNotices<T>(
   minimumLevel: () => LoggingLevel | undefined,
   call: () => Promise<T>,
 ): Promise<T> {
-  const token = channel._meta?.progressToken;
+  // Own fields only: a `progressToken` planted on Object.prototype would otherwise stand in for
+  // one the client never sent (and, long, get every call with `_meta` refused).
+  const meta: unknown = ownDataValue(channel, "_meta");
+  const token =
+    typeof meta === "object" && meta !== null ? ownDataValue(meta, "progressToken") : undefined;
   if (typeof token === "string" && token.length > MAX_PROGRESS_TOKEN_LENGTH) {
     throw new McpError(
       ErrorCode.InvalidParams,
