@@ -29,6 +29,7 @@ import {
   isArray,
   isProxy,
   ownDataValue,
+  promiseThen,
   stringCharCodeAt,
   stringSlice,
   weakMapGet,
@@ -71,6 +72,9 @@ const subtleVerify = subtlePrototype.verify;
 const getRandomValues = webCrypto.getRandomValues;
 const encoder = new TextEncoder();
 const textEncode = encoder.encode;
+
+/** Nothing to do with a key drawn: it is awaited where it is used. */
+const ignoreKey = (_key: CryptoKey): void => {};
 
 const HEX = "0123456789abcdef";
 const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -117,8 +121,9 @@ function sextet(code: number): number {
 
 /**
  * The bytes of a seal's text ({@link SEAL_LENGTH} characters), or undefined for a character
- * outside base64url. Decoded here, as `atob` did: the bits past the last whole byte are
- * dropped, not checked.
+ * outside base64url, or for a last character whose two bits past the last whole byte are not
+ * zero: our seals write zeros there, and one seal has one spelling (`atob` dropped them, so
+ * four texts read as the same seal).
  */
 function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined {
   const bytes = new NativeUint8Array(SEAL_BYTES);
@@ -128,6 +133,7 @@ function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined {
   for (let index = 0; index < SEAL_LENGTH; index += 1) {
     const value = sextet(stringCharCodeAt(text, index));
     if (value < 0) return undefined;
+    if (index === SEAL_LENGTH - 1 && (value & 3) !== 0) return undefined;
     held = ((held << 6) | value) & 0x3fff;
     bits += 6;
     if (bits >= 8) {
@@ -168,11 +174,20 @@ export class PendingRepairs {
 
   #signingKey(): Promise<CryptoKey> {
     // Drawn once, on first use: a process that never repairs never makes one.
-    this.#key ??= apply(subtleGenerateKey, subtle, [
-      { name: "HMAC", hash: "SHA-256" },
-      false,
-      ["sign", "verify"],
-    ]) as Promise<CryptoKey>;
+    if (this.#key === undefined) {
+      const drawn = apply(subtleGenerateKey, subtle, [
+        { name: "HMAC", hash: "SHA-256" },
+        false,
+        ["sign", "verify"],
+      ]) as Promise<CryptoKey>;
+      this.#key = drawn;
+      // A draw that failed is not kept: Node reads the usages through the live array iterator,
+      // which a Tool may have broken for a while, and a kept rejection would refuse every
+      // repair for the rest of the process.
+      promiseThen(drawn, ignoreKey, () => {
+        if (this.#key === drawn) this.#key = undefined;
+      });
+    }
     return this.#key;
   }
 
@@ -249,7 +264,8 @@ export class PendingRepairs {
     if (seal === undefined) return UNHELD_REPAIR_REASON;
     const reason = stringSlice(token, SEAL_LENGTH + 1);
     const key = await this.#signingKey();
-    // verify compares in constant time; a stand-in changed by one character fails it.
+    // verify compares in constant time; a stand-in changed by one character fails it (a seal
+    // has one spelling: see fromBase64Url).
     const genuine = await apply(subtleVerify, subtle, [
       "HMAC",
       key,

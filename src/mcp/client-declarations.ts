@@ -11,6 +11,7 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   addSlot,
+  isArray,
   ownDataValue,
   setHas,
   stringCharCodeAt,
@@ -32,7 +33,7 @@ const nativeKeys = Object.keys;
 const deleteProperty = Reflect.deleteProperty;
 
 /**
- * Whether `value` (JSON data the SDK parsed) takes more than `limit`
+ * Whether `value` (JSON data the SDK parsed) takes more than about `limit`
  * characters of JSON, counted over own fields and indices by a walk that
  * stops once past the limit. Not `JSON.stringify`: it would run a `toJSON` a
  * Tool planted on `Object.prototype`, which could answer a short text for a
@@ -45,14 +46,17 @@ function exceeds(value: unknown, limit: number): boolean {
   while (pending.length > 0) {
     const node = pending[pending.length - 1];
     pending.length -= 1;
-    // A value's own text, or its braces and commas; a key's quotes and colon below.
+    // A string's text and quotes (escapes not counted), a container's brackets, at most 8 for
+    // a number or a literal; keys and commas below.
     size += typeof node === "string" ? node.length + 2 : typeof node === "object" ? 2 : 8;
     if (size > limit) return true;
     if (typeof node !== "object" || node === null) continue;
     const keys = nativeKeys(node);
+    // An element costs its comma; a member its quoted key, colon and comma.
+    const perKey = isArray(node) ? 1 : 4;
     for (let index = 0; index < keys.length; index += 1) {
       const key = keys[index] as string;
-      size += key.length + 4;
+      size += perKey === 1 ? 1 : key.length + perKey;
       if (size > limit) return true;
       addSlot(pending, pending.length, ownDataValue(node, key));
     }
@@ -71,7 +75,7 @@ function cutUnits(text: string, max: number): string {
  * Cuts, in place, what `server`'s client declared at `initialize` (the
  * objects the SDK keeps and answers from `getClientCapabilities()` and
  * `getClientVersion()`): capabilities MCP does not define, and defined ones
- * over 1,024 characters of JSON, are dropped; `clientInfo` keeps `name`,
+ * over about 1,024 characters of JSON, are dropped; `clientInfo` keeps `name`,
  * `version` and `title`, each cut to 256 code units (never inside a
  * surrogate pair). Does nothing before
  * the client initialized.
