@@ -13,11 +13,11 @@ import {
   isArray,
   NativeError,
   ownDataValue,
-  stringCharCodeAt,
   stringSlice,
 } from "../../course/src/internal.ts";
 import { PendingRepairs } from "../frameworks/pending-repairs.ts";
 import { parseToolArguments } from "../providers/argument-limits.ts";
+import { codePointsOf, codeUnitsOf } from "../providers/code-points.ts";
 
 // The hook runs in a model's step, after the step's Tools ran in this process: what it calls
 // is captured at load, or the core's copy. A Tool that replaced `Array.from`, `slice`, `join`,
@@ -68,12 +68,12 @@ export class AiSdkUnknownToolError extends Error {
   readonly toolName: string;
 
   constructor(toolName: string, available: readonly string[]) {
-    const points = codePoints(toolName);
+    const points = codePointsOf(toolName);
     // Quoted as JSON: a quote or a line break in the name cannot pose as the text around it.
     const quoted =
       points <= NAME_SHOWN
         ? nativeStringify(toolName)
-        : `${nativeStringify(`${stringSlice(toolName, 0, headUnits(toolName, NAME_SHOWN))}…`)} (${grouped(points)} code points)`;
+        : `${nativeStringify(`${stringSlice(toolName, 0, codeUnitsOf(toolName, NAME_SHOWN))}…`)} (${grouped(points)} code points)`;
     // By index, as `join` would write them (a missing name is empty).
     let list = available.length === 0 ? "none" : "";
     for (let index = 0; index < available.length; index += 1) {
@@ -93,27 +93,6 @@ export class AiSdkUnknownToolError extends Error {
   override toString(): string {
     return this.message;
   }
-}
-
-/** The code units of the code point at `index` of `text`: 2 for a surrogate pair, else 1. */
-function unitsAt(text: string, index: number): number {
-  const unit = stringCharCodeAt(text, index);
-  const next = stringCharCodeAt(text, index + 1);
-  return unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
-}
-
-/** The code points of `text`, as `Array.from` counts them (a lone surrogate is one). */
-function codePoints(text: string): number {
-  let count = 0;
-  for (let index = 0; index < text.length; count += 1) index += unitsAt(text, index);
-  return count;
-}
-
-/** The code units of the first `count` code points of `text`. */
-function headUnits(text: string, count: number): number {
-  let index = 0;
-  for (let seen = 0; seen < count && index < text.length; seen += 1) index += unitsAt(text, index);
-  return index;
 }
 
 /** A count as `toLocaleString("en-US")` writes it: thousands apart by commas. */

@@ -7,11 +7,16 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { EXAMPLES, ensureBuilt } from "../../test/support/cli.ts";
 import { useHttpServers } from "../../test/support/http-cli.ts";
-import { connectHttpClient, rawRequest, toolCallBody } from "../../test/support/mcp-http.ts";
+import {
+  connectHttpClient,
+  initializeBody,
+  openRawSession,
+  rawRequest,
+  toolCallBody,
+} from "../../test/support/mcp-http.ts";
 
 beforeAll(ensureBuilt, 180_000);
 const startHttp = useHttpServers();
@@ -57,19 +62,8 @@ async function callOnce(url: string, id: number, headers: Record<string, string>
 }
 
 async function initialize(url: string): Promise<Record<string, string>> {
-  const answer = await rawRequest(url, {
-    body: {
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: {
-        protocolVersion: LATEST_PROTOCOL_VERSION,
-        capabilities: {},
-        clientInfo: { name: "load", version: "1.0.0" },
-      },
-    },
-  });
-  return { "mcp-session-id": String(answer.headers["mcp-session-id"]) };
+  const body = initializeBody({}, { name: "load", version: "1.0.0" });
+  return { "mcp-session-id": await openRawSession(url, body) };
 }
 
 /** The ids of the calls that outlast the grace period: every fourth client's second call. */

@@ -5,31 +5,11 @@
  */
 
 import { stringCharCodeAt, stringSlice } from "../../course/src/internal.ts";
+import { codePointsOf, codeUnitsOf } from "../providers/code-points.ts";
 
 // The string methods are the core's captured copies, and no spread or regular expression
 // runs here: a Tool runs in this process and may replace `String.prototype.slice`,
 // `charCodeAt`, the string iterator or `replace`, which would lift every bound below.
-
-/** The code units of the code point at `index`: a high surrogate followed by a low one is one. */
-function unitsAt(text: string, index: number): number {
-  const unit = stringCharCodeAt(text, index);
-  const next = stringCharCodeAt(text, index + 1);
-  return unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
-}
-
-/** Index in UTF-16 code units just past the first `count` code points of `text`. */
-function codeUnitsOf(text: string, count: number): number {
-  let index = 0;
-  for (let seen = 0; seen < count && index < text.length; seen += 1) index += unitsAt(text, index);
-  return index;
-}
-
-/** The number of code points of `text` (a lone surrogate counts as one). */
-function codePointsOf(text: string): number {
-  let count = 0;
-  for (let index = 0; index < text.length; count += 1) index += unitsAt(text, index);
-  return count;
-}
 
 /** Whether `text` has more than `max` code points (reading at most `max` of them). */
 function exceeds(text: string, max: number): boolean {

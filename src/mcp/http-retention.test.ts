@@ -6,11 +6,10 @@
  * test/soak/support.ts); each bound is far under what the code before the fix
  * kept, and far over the noise of a settled heap.
  */
-import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, test } from "vitest";
 import { ToolRegistry } from "../../course/src/index.ts";
 import { exposeGc, recordWarnings, settleHeap } from "../../test/soak/support.ts";
-import { rawRequest, toolCallBody } from "../../test/support/mcp-http.ts";
+import { initializeBody, rawRequest, toolCallBody } from "../../test/support/mcp-http.ts";
 import { probeTools } from "../../test/support/probe-tools.ts";
 import { type McpHttpServer, serveToolRegistryHttp } from "./index.ts";
 
@@ -36,18 +35,10 @@ async function serve() {
 
 /** An initialize request whose client declares `experimental` capabilities of `items` empty objects. */
 function initialize(items: number) {
-  return {
-    jsonrpc: "2.0",
-    id: 0,
-    method: "initialize",
-    params: {
-      protocolVersion: LATEST_PROTOCOL_VERSION,
-      capabilities: {
-        experimental: { padding: { items: Array.from({ length: items }, () => ({})) } },
-      },
-      clientInfo: { name: "n".repeat(200_000), version: "1.0.0" },
-    },
-  };
+  return initializeBody(
+    { experimental: { padding: { items: Array.from({ length: items }, () => ({})) } } },
+    { name: "n".repeat(200_000), version: "1.0.0" },
+  );
 }
 
 async function openSession(url: string, items: number): Promise<string> {

@@ -7,10 +7,9 @@
  */
 import { ServerResponse } from "node:http";
 import { createRequire, syncBuiltinESMExports } from "node:module";
-import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, test } from "vitest";
 import { ToolRegistry } from "../../course/src/index.ts";
-import { rawRequest, toolCallBody } from "../../test/support/mcp-http.ts";
+import { initializeBody, rawRequest, toolCallBody } from "../../test/support/mcp-http.ts";
 import { replace, restoreAll, underAttack } from "../../test/support/patched-builtins.ts";
 import { probeTools } from "../../test/support/probe-tools.ts";
 import { type McpHttpOptions, type McpHttpServer, serveToolRegistryHttp } from "./index.ts";
@@ -37,19 +36,7 @@ async function serve(options: McpHttpOptions = {}): Promise<McpHttpServer> {
 }
 
 /** A raw initialize: the answer opens a session. */
-const initialize = (url: string) =>
-  rawRequest(url, {
-    body: {
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: {
-        protocolVersion: LATEST_PROTOCOL_VERSION,
-        capabilities: {},
-        clientInfo: { name: "raw", version: "1.0.0" },
-      },
-    },
-  });
+const initialize = (url: string) => rawRequest(url, { body: initializeBody() });
 
 /** Opens a session; answers its id. */
 const openSession = async (url: string): Promise<string> =>

@@ -6,10 +6,9 @@
  * server still stops, sweeps and starts as it says.
  */
 import { Server as HttpServer, ServerResponse } from "node:http";
-import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, test } from "vitest";
 import { ToolRegistry } from "../../course/src/index.ts";
-import { rawRequest, toolCallBody } from "../../test/support/mcp-http.ts";
+import { openRawSession, rawRequest, toolCallBody } from "../../test/support/mcp-http.ts";
 import {
   type BuiltinAttack,
   replace,
@@ -36,23 +35,6 @@ async function serve(options: McpHttpOptions = {}) {
   });
   servers.push(server);
   return { server, ...probe };
-}
-
-/** Opens a session with a raw initialize; answers its id. */
-async function openSession(url: string): Promise<string> {
-  const answer = await rawRequest(url, {
-    body: {
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: {
-        protocolVersion: LATEST_PROTOCOL_VERSION,
-        capabilities: {},
-        clientInfo: { name: "raw", version: "1.0.0" },
-      },
-    },
-  });
-  return String(answer.headers["mcp-session-id"]);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -136,7 +118,7 @@ describe("close(), after a served Tool replaced the built-ins", () => {
     "%s: a call past the grace period is aborted, and close() resolves",
     async (_attack, plant) => {
       const { server, counts, started } = await serve();
-      const session = await openSession(server.url);
+      const session = await openRawSession(server.url);
       let calls = 0;
       plant(() => {
         calls += 1;
@@ -217,7 +199,7 @@ describe("the idle sweep, after a served Tool replaced the built-ins", () => {
         calls += 1;
       });
       const [soon, late] = await underAttack(async () => {
-        const session = await openSession(server.url);
+        const session = await openRawSession(server.url);
         const ping = () =>
           rawRequest(server.url, {
             headers: { "mcp-session-id": session },
@@ -246,7 +228,7 @@ describe("starting, after a Tool replaced the built-ins", () => {
     });
     const { server } = await underAttack(() => serve({ sessionIdleMs: 1_000 }));
     expect(calls).toEqual({ min: 0, max: 0 });
-    const session = await openSession(server.url);
+    const session = await openRawSession(server.url);
     await sleep(2_600);
     const late = await rawRequest(server.url, {
       headers: { "mcp-session-id": session },

@@ -3,29 +3,16 @@
  * or are aborted through their signals and answered with an error; every
  * call gets exactly one answer; nothing new is taken once stopping begins.
  */
-import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, test } from "vitest";
 import { ToolRegistry } from "../../course/src/index.ts";
-import { rawRequest, toolCallBody } from "../../test/support/mcp-http.ts";
+import { openRawSession, rawRequest, toolCallBody } from "../../test/support/mcp-http.ts";
 import { probeTools } from "../../test/support/probe-tools.ts";
 import { serveToolRegistryHttp } from "./index.ts";
 
 /** Opens a session with a raw initialize and returns the headers later requests need. */
 async function sessionHeaders(url: string, stateless: boolean): Promise<Record<string, string>> {
   if (stateless) return {};
-  const initialize = await rawRequest(url, {
-    body: {
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: {
-        protocolVersion: LATEST_PROTOCOL_VERSION,
-        capabilities: {},
-        clientInfo: { name: "raw", version: "1.0.0" },
-      },
-    },
-  });
-  return { "mcp-session-id": String(initialize.headers["mcp-session-id"]) };
+  return { "mcp-session-id": await openRawSession(url) };
 }
 
 describe.each([

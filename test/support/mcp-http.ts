@@ -97,6 +97,43 @@ export function rawRequest(
   });
 }
 
+/**
+ * An `initialize` request body, for raw requests: the client declares
+ * `capabilities` (default none) and `clientInfo` (default "raw" 1.0.0).
+ *
+ * @example
+ * await rawRequest(url, { body: initializeBody() });
+ */
+export function initializeBody(
+  capabilities: Record<string, unknown> = {},
+  clientInfo: { readonly name: string; readonly version: string } = {
+    name: "raw",
+    version: "1.0.0",
+  },
+) {
+  return {
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities, clientInfo },
+  };
+}
+
+/**
+ * Opens a session with a raw initialize (`body`, default {@link initializeBody}`()`) and
+ * answers its `Mcp-Session-Id`.
+ *
+ * @example
+ * const session = await openRawSession(server.url);
+ */
+export async function openRawSession(
+  url: string,
+  body: object = initializeBody(),
+): Promise<string> {
+  const answer = await rawRequest(url, { body });
+  return String(answer.headers["mcp-session-id"]);
+}
+
 /** A `tools/call` request body, for raw requests (a stateless server needs no initialize first). */
 export function toolCallBody(id: number, name: string, args: Record<string, unknown> = {}) {
   return { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } };
